@@ -1,0 +1,132 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestHealthAndReadiness(t *testing.T) {
+	srv := newTestServer(t, "")
+	assert.Equal(t, http.StatusOK, get(srv.admin, "/healthz").Code)
+	w := get(srv.admin, "/readyz")
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code, "no campaigns yet")
+	assert.JSONEq(t, `{"status":"loading"}`, w.Body.String())
+
+	srv.cfg.CampaignsPath = testdataCampaigns
+	_, err := srv.Reload(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, get(srv.admin, "/readyz").Code)
+
+	srv.SetDraining()
+	w = get(srv.admin, "/readyz")
+	assert.Equal(t, http.StatusServiceUnavailable, w.Code)
+	assert.JSONEq(t, `{"status":"draining"}`, w.Body.String())
+	assert.Equal(t, http.StatusOK, get(srv.admin, "/healthz").Code)
+}
+
+func TestReload(t *testing.T) {
+	good := `{"id":"c1","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":1,
+	  "creatives":[{"id":"cr","w":300,"h":250,"image_url":"https://a.example/i","click_url":"https://a.example/"}]}`
+	path := writeCampaigns(t, good)
+	srv := newTestServer(t, path)
+	reload := func() *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		srv.admin.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/admin/reload", nil))
+		return w
+	}
+	w := reload()
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.JSONEq(t, `{"campaigns":1}`, w.Body.String())
+
+	// A file with two errors is rejected whole, naming both; the old set
+	// keeps serving.
+	bad := strings.Replace(good, `"w":300`, `"w":0`, 1)
+	bad2 := strings.Replace(strings.Replace(good, `"c1"`, `"c2"`, 1), `"active"`, `"on"`, 1)
+	require.NoError(t, os.WriteFile(path, []byte(`{"campaigns":[`+bad+`,`+bad2+`]}`), 0o644))
+	w = reload()
+	require.Equal(t, http.StatusBadRequest, w.Code)
+	var e struct{ Error, Message string }
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &e))
+	assert.Equal(t, "invalid_campaigns", e.Error)
+	assert.Contains(t, e.Message, "campaign c1: creatives[0].w: must be an integer 1–10000")
+	assert.Contains(t, e.Message, `campaign c2: status: must be "active" or "paused"`)
+	assert.Equal(t, http.StatusOK, postForm(srv.public, validBody).Code, "the old set still bids")
+
+	require.NoError(t, os.Remove(path))
+	w = reload()
+	assert.Equal(t, http.StatusInternalServerError, w.Code)
+	assert.Contains(t, w.Body.String(), "reload_failed")
+	assert.Equal(t, http.StatusOK, postForm(srv.public, validBody).Code)
+
+	assert.Equal(t, http.StatusMethodNotAllowed, get(srv.admin, "/admin/reload").Code)
+
+	metrics := get(srv.admin, "/metrics").Body.String()
+	assert.Contains(t, metrics, `dspd_reloads_total{result="failed"} 2`)
+	assert.Contains(t, metrics, `dspd_reloads_total{result="ok"} 2`)
+}
+
+func TestStatsErrors(t *testing.T) {
+	srv := newTestServer(t, testdataCampaigns)
+	tests := []struct {
+		query  string
+		status int
+		code   string
+	}{
+		{"", 400, "missing_field"},
+		{"campaign=c-0001&day=2026-13-01", 400, "invalid_field"},
+		{"campaign=c-0001&day=yesterday", 400, "invalid_field"},
+		{"campaign=nope", 404, "unknown_campaign"},
+	}
+	for _, tt := range tests {
+		w := get(srv.admin, "/admin/stats?"+tt.query)
+		require.Equal(t, tt.status, w.Code, tt.query)
+		assert.Equal(t, tt.code, decodeError(t, w).Error, tt.query)
+	}
+	// A known campaign without counters answers zeros, for today by default.
+	w := get(srv.admin, "/admin/stats?campaign=c-0001")
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.JSONEq(t, `{"campaign":"c-0001","day":"2026-11-04","bids":0,"wins":0,"spend_micros":0}`, w.Body.String())
+}
+
+func TestMetricsAndPprof(t *testing.T) {
+	srv := newTestServer(t, testdataCampaigns)
+	postForm(srv.public, readFile(t, "../testdata/post.data"))
+	postForm(srv.public, validBody+"&cur=EUR")
+	postForm(srv.public, "id=x")
+	get(srv.public, "/dsp/win?bidid=00000000000000000000000000000bad&price=1")
+
+	w := get(srv.admin, "/metrics")
+	require.Equal(t, http.StatusOK, w.Code)
+	body := w.Body.String()
+	for _, want := range []string{
+		`dspd_recbid_requests_total{outcome="bid"} 1`,
+		`dspd_recbid_requests_total{outcome="nobid"} 1`,
+		`dspd_recbid_requests_total{outcome="rejected"} 1`,
+		`dspd_nobid_total{reason="currency"} 1`,
+		`dspd_http_errors_total{code="missing_field",endpoint="recbid"} 1`,
+		`dspd_http_errors_total{code="unknown_bid",endpoint="win"} 1`,
+		`dspd_win_notices_total{outcome="rejected"} 1`,
+		`dspd_decision_seconds_count 2`,
+		`dspd_bid_store_records 1`,
+		`dspd_campaigns 1000`,
+		`dspd_spend_micros_total 0`,
+		`dspd_ledger_day_counters 1`,
+		`go_goroutines`,
+		`process_resident_memory_bytes`,
+	} {
+		assert.Contains(t, body, want)
+	}
+	w = get(srv.admin, "/debug/pprof/")
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Contains(t, w.Body.String(), "goroutine")
+	w = get(srv.admin, "/debug/pprof/heap?debug=1")
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, http.StatusNotFound, get(srv.admin, "/dsp/recbid").Code, "bidding is not on the admin listener")
+}

@@ -1,0 +1,192 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/jsoncodec"
+)
+
+// discardWriter is a ResponseWriter that keeps only the status, the way a
+// server's writer costs nothing per request once its header map exists.
+type discardWriter struct {
+	h    http.Header
+	code int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *discardWriter) WriteHeader(code int)        { w.code = code }
+
+// benchServer is a production-configured server (real clock, random bid
+// ids, default stores) over testdata's campaigns.
+func benchServer(b *testing.B) *Server {
+	b.Helper()
+	engine := bidder.NewEngine(bidder.Config{},
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}),
+		bidder.NewMemoryBidStore(0, 0))
+	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
+	require.NoError(b, err)
+	_, err = srv.Reload(b.Context())
+	require.NoError(b, err)
+	return srv
+}
+
+// benchRecbid posts bodies round robin to h and checks every answer is a
+// bid or a no bid.
+func benchRecbid(b *testing.B, h http.HandlerFunc, corpus []string) {
+	bodies := make([][]byte, len(corpus))
+	for i, s := range corpus {
+		bodies[i] = []byte(s)
+	}
+	reader := bytes.NewReader(nil)
+	r := httptest.NewRequest(http.MethodPost, "/dsp/recbid", nil)
+	r.Header.Set("Content-Type", formMediaType)
+	r.Body = io.NopCloser(reader)
+	w := &discardWriter{h: http.Header{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		body := bodies[i%len(bodies)]
+		reader.Reset(body)
+		r.ContentLength = int64(len(body))
+		w.code = http.StatusOK
+		h(w, r)
+		if w.code != http.StatusOK && w.code != http.StatusNoContent {
+			b.Fatalf("status %d", w.code)
+		}
+	}
+}
+
+// BenchmarkRecbid measures the whole recbid handler: body read into a pooled
+// buffer, form parse, validation, decision, bid record, response encoding.
+func BenchmarkRecbid(b *testing.B) {
+	post := readFile(b, "../testdata/post.data")
+	corpus := readLines(b, "../testdata/requests.txt")
+	b.Run("handler/post.data", func(b *testing.B) {
+		srv := benchServer(b)
+		benchRecbid(b, srv.handleRecbid, []string{post})
+	})
+	b.Run("handler/requests.txt", func(b *testing.B) {
+		srv := benchServer(b)
+		benchRecbid(b, srv.handleRecbid, corpus)
+	})
+	b.Run("router/post.data", func(b *testing.B) {
+		srv := benchServer(b)
+		benchRecbid(b, srv.PublicHandler().ServeHTTP, []string{post})
+	})
+}
+
+func BenchmarkParseForm(b *testing.B) {
+	post := []byte(readFile(b, "../testdata/post.data"))
+	buf := make([]byte, len(post))
+	var f form
+	b.ReportAllocs()
+	b.SetBytes(int64(len(post)))
+	for b.Loop() {
+		copy(buf, post)
+		if err := parseForm(buf, &f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseQueryStdlib is the library way of BenchmarkParseForm, for
+// comparison: net/url builds a map of slices of fresh strings.
+func BenchmarkParseQueryStdlib(b *testing.B) {
+	post := readFile(b, "../testdata/post.data")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(post)))
+	for b.Loop() {
+		if _, err := url.ParseQuery(post); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEncodeBid writes a bid response from the pre-encoded fragments.
+func BenchmarkEncodeBid(b *testing.B) {
+	srv := benchServer(b)
+	req, d, cr := sampleBid(b, srv)
+	b.ReportAllocs()
+	for b.Loop() {
+		jw := jsoncodec.NewWriter()
+		srv.encodeBid(jw, req, d, cr)
+		jw.Free()
+	}
+}
+
+// BenchmarkEncodeBidStdlib encodes the same response with encoding/json
+// from a struct, as a straightforward port would, for comparison. Its bytes
+// differ (encoding/json escapes <, > and &), which is one more reason not to
+// use it.
+func BenchmarkEncodeBidStdlib(b *testing.B) {
+	srv := benchServer(b)
+	req, d, cr := sampleBid(b, srv)
+	_ = cr
+	type bid struct {
+		ID      string   `json:"id"`
+		ImpID   string   `json:"impid"`
+		Price   float64  `json:"price"`
+		AdID    string   `json:"adid"`
+		CID     string   `json:"cid"`
+		CrID    string   `json:"crid"`
+		ADomain []string `json:"adomain"`
+		Cat     []string `json:"cat"`
+		W       int      `json:"w"`
+		H       int      `json:"h"`
+		NURL    string   `json:"nurl"`
+		Adm     string   `json:"adm"`
+	}
+	type seatBid struct {
+		Seat string `json:"seat"`
+		Bid  []bid  `json:"bid"`
+	}
+	type response struct {
+		ID      string    `json:"id"`
+		BidID   string    `json:"bidid"`
+		Cur     string    `json:"cur"`
+		SeatBid []seatBid `json:"seatbid"`
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		id := d.BidID.String()
+		resp := response{ID: req.ID, BidID: id, Cur: "USD", SeatBid: []seatBid{{Seat: "dsp", Bid: []bid{{
+			ID: id, ImpID: req.ImpID, Price: float64(d.Price) / 1e6, AdID: d.Creative.ID, CID: d.Campaign.ID,
+			CrID: d.Creative.ID, ADomain: d.Campaign.ADomain, Cat: d.Campaign.Cat, W: d.Creative.W, H: d.Creative.H,
+			NURL: "http://localhost:9090/dsp/win?bidid=" + id + "&price=${AUCTION_PRICE}",
+			Adm: `<a href="` + html.EscapeString(d.Creative.ClickURL) + `" target="_blank"><img src="` +
+				html.EscapeString(d.Creative.ImageURL) + `" width="` + strconv.Itoa(d.Creative.W) + `" height="` +
+				strconv.Itoa(d.Creative.H) + `" alt="` + html.EscapeString(d.Campaign.Advertiser) + `"></a>`,
+		}}}}}
+		if _, err := json.Marshal(&resp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// sampleBid decides post.data once and returns what encodeBid needs.
+func sampleBid(b *testing.B, srv *Server) (*bidder.Request, *bidder.Decision, *creativeJSON) {
+	b.Helper()
+	var f form
+	require.NoError(b, parseForm([]byte(readFile(b, "../testdata/post.data")), &f))
+	req := new(bidder.Request)
+	require.Nil(b, buildRequest(&f, req, srv.engine.Now()))
+	cur := srv.current.Load()
+	d, err := srv.engine.Decide(b.Context(), cur.catalog, req)
+	require.NoError(b, err)
+	require.True(b, d.Bid())
+	return req, &d, &cur.creatives[d.Slot]
+}

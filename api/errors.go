@@ -1,0 +1,57 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/recbid/dspd/internal/jsoncodec"
+)
+
+// The error codes of the contract, and this server's own additions.
+const (
+	errBadBody              = "bad_body"
+	errMissingField         = "missing_field"
+	errInvalidField         = "invalid_field"
+	errMethodNotAllowed     = "method_not_allowed"
+	errBodyTooLarge         = "body_too_large"
+	errUnsupportedMediaType = "unsupported_media_type"
+	errUnknownBid           = "unknown_bid"
+	errBadQuery             = "bad_query"         // win notice query is not valid url-encoding
+	errNotFound             = "not_found"         // no such route
+	errUnknownCampaign      = "unknown_campaign"  // /admin/stats of a campaign with no counters
+	errInvalidCampaigns     = "invalid_campaigns" // reload rejected the file
+	errReloadFailed         = "reload_failed"     // reload could not read the file
+	errInternal             = "internal_error"
+)
+
+// Header values shared by every response; net/http only reads them.
+var (
+	hdrJSON        = []string{"application/json"}
+	hdrAllowPOST   = []string{"POST"}
+	hdrAllowGET    = []string{"GET"}
+	hdrDuplicateOn = []string{"1"}
+)
+
+// writeError answers {"error":code,"field":field,"message":message}.
+func writeError(w http.ResponseWriter, status int, code, field, message string) {
+	jw := jsoncodec.NewWriter()
+	defer jw.Free()
+	jw.RawString(`{"error":`)
+	writeString(jw, code)
+	jw.RawString(`,"field":`)
+	writeString(jw, field)
+	jw.RawString(`,"message":`)
+	writeString(jw, message)
+	jw.RawString("}")
+	w.Header()["Content-Type"] = hdrJSON
+	w.WriteHeader(status)
+	_, _ = w.Write(jw.Bytes())
+}
+
+func methodNotAllowed(w http.ResponseWriter, allow []string) {
+	w.Header()["Allow"] = allow
+	writeError(w, http.StatusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+allow[0])
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, errNotFound, "", "no such endpoint")
+}

@@ -1,0 +1,96 @@
+package api
+
+import (
+	"strconv"
+
+	"github.com/recbid/dspd/bidder"
+)
+
+// A bid response is
+//
+//	{"id":ID,"bidid":"B","cur":"USD","seatbid":[{"seat":"SEAT","bid":[{"id":"B","impid":IMPID
+//	,"price":…,"adid":…,"nurl":"…/dsp/win?bidid=  (creative fragment, head)
+//	B
+//	&price=${AUCTION_PRICE}","adm":"…"}]}]}      (creative fragment, tail)
+//
+// where everything but the request's id, impid and the bid id B depends only
+// on the configuration or on the winning creative. Those parts are encoded
+// once per catalog load, so a response is a few copies.
+
+// creativeJSON is the pre-encoded part of a bid response for one creative.
+type creativeJSON struct {
+	head []byte // from ,"price": up to and including "bidid=" in the nurl
+	tail []byte // from &price=${AUCTION_PRICE} to the end of the response
+}
+
+// encodeCreatives pre-encodes the response fragments of every creative of
+// cat, indexed by slot.
+func encodeCreatives(cat *bidder.Catalog, winURL string) []creativeJSON {
+	out := make([]creativeJSON, cat.NumCreatives())
+	cat.EachCreative(func(slot int, c *bidder.Campaign, cr *bidder.Creative) {
+		out[slot] = encodeCreative(c, cr, winURL)
+	})
+	return out
+}
+
+func encodeCreative(c *bidder.Campaign, cr *bidder.Creative, winURL string) creativeJSON {
+	var b []byte
+	b = append(b, `,"price":`...)
+	b = c.BidCPM.AppendDecimal(b)
+	b = append(b, `,"adid":`...)
+	b = appendJSONString(b, cr.ID)
+	b = append(b, `,"cid":`...)
+	b = appendJSONString(b, c.ID)
+	b = append(b, `,"crid":`...)
+	b = appendJSONString(b, cr.ID)
+	b = append(b, `,"adomain":`...)
+	b = appendJSONList(b, c.ADomain)
+	b = append(b, `,"cat":`...)
+	b = appendJSONList(b, c.Cat)
+	b = append(b, `,"w":`...)
+	b = strconv.AppendInt(b, int64(cr.W), 10)
+	b = append(b, `,"h":`...)
+	b = strconv.AppendInt(b, int64(cr.H), 10)
+	b = append(b, `,"nurl":`...)
+	nurl := appendJSONString(nil, winURL+"?bidid=")
+	b = append(b, nurl[:len(nurl)-1]...) // leave the string open for the bid id
+	head := b
+
+	var adm []byte
+	adm = append(adm, `<a href="`...)
+	adm = appendHTMLEscaped(adm, cr.ClickURL)
+	adm = append(adm, `" target="_blank"><img src="`...)
+	adm = appendHTMLEscaped(adm, cr.ImageURL)
+	adm = append(adm, `" width="`...)
+	adm = strconv.AppendInt(adm, int64(cr.W), 10)
+	adm = append(adm, `" height="`...)
+	adm = strconv.AppendInt(adm, int64(cr.H), 10)
+	adm = append(adm, `" alt="`...)
+	adm = appendHTMLEscaped(adm, c.Advertiser)
+	adm = append(adm, `"></a>`...)
+
+	var t []byte
+	t = append(t, `&price=${AUCTION_PRICE}","adm":`...)
+	t = appendJSONString(t, string(adm))
+	t = append(t, `}]}]}`...)
+	return creativeJSON{head: head, tail: t}
+}
+
+func appendJSONList(b []byte, list []string) []byte {
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+// seatJSON returns the part of every bid response between the two bid ids:
+// `","cur":"USD","seatbid":[{"seat":SEAT,"bid":[{"id":"`.
+func seatJSON(seat string) []byte {
+	b := []byte(`","cur":"USD","seatbid":[{"seat":`)
+	b = appendJSONString(b, seat)
+	return append(b, `,"bid":[{"id":"`...)
+}

@@ -1,0 +1,116 @@
+package bidder
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/internal/synth"
+)
+
+// synthCatalog returns the JSON and the catalog of n synthetic campaigns,
+// built once per size.
+var synthCatalog = sync.OnceValue(func() map[int][]byte { return map[int][]byte{} })
+
+func campaignsJSON(tb testing.TB, n int) []byte {
+	tb.Helper()
+	cache := synthCatalog()
+	if b, ok := cache[n]; ok {
+		return b
+	}
+	var buf bytes.Buffer
+	require.NoError(tb, synth.WriteCampaigns(&buf, synth.Campaigns(n, synth.DefaultSeed)))
+	cache[n] = buf.Bytes()
+	return cache[n]
+}
+
+// requestFromForm builds a Request from a url-encoded body with net/url, for
+// benchmarks outside the transport.
+func requestFromForm(tb testing.TB, body string) Request {
+	tb.Helper()
+	v, err := url.ParseQuery(body)
+	require.NoError(tb, err)
+	atoi := func(k string) int { n, _ := strconv.Atoi(v.Get(k)); return n }
+	floor, _ := ParseMicros(v.Get("floor"))
+	ts, _ := strconv.ParseInt(v.Get("ts"), 10, 64)
+	return Request{
+		ID: v.Get("id"), ImpID: v.Get("imp_id"), W: atoi("w"), H: atoi("h"), Floor: floor,
+		Cur: v.Get("cur"), Site: v.Get("site"), Bundle: v.Get("bundle"), Cat: v.Get("cat"),
+		BCat: v.Get("bcat"), BAdv: v.Get("badv"), OS: v.Get("os"), DevType: atoi("devtype"),
+		Country: v.Get("country"), Region: v.Get("region"), City: v.Get("city"), UID: v.Get("uid"),
+		TimeMs: ts, Test: v.Get("test") == "1", Secure: v.Get("secure") == "1",
+	}
+}
+
+// BenchmarkDecide runs decisions for synthetic request mixes against 1,000
+// and 100,000 synthetic campaigns. Requests carry no tmax, so timeouts never
+// interfere.
+func BenchmarkDecide(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		cat, err := ParseCatalog(campaignsJSON(b, n))
+		require.NoError(b, err)
+		cs := synth.Campaigns(n, synth.DefaultSeed)
+		var reqs []Request
+		for _, body := range synth.Requests(2000, synth.DefaultSeed, cs) {
+			reqs = append(reqs, requestFromForm(b, body))
+		}
+		post := requestFromForm(b, synth.PostData())
+		for _, mix := range []struct {
+			name string
+			reqs []Request
+		}{{"post.data", []Request{post}}, {"requests", reqs}} {
+			b.Run(fmt.Sprintf("campaigns=%d/%s", n, mix.name), func(b *testing.B) {
+				e := NewEngine(Config{}, NewMemoryLedger(MemoryLedgerConfig{}), NewMemoryBidStore(0, 0))
+				ctx := context.Background()
+				bids := 0
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					req := mix.reqs[i%len(mix.reqs)]
+					d, err := e.Decide(ctx, cat, &req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if d.Bid() {
+						bids++
+					}
+				}
+				b.ReportMetric(float64(bids)/float64(b.N), "bids/op")
+			})
+		}
+	}
+}
+
+// BenchmarkLoadCatalog parses, validates and indexes a campaigns file.
+func BenchmarkLoadCatalog(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		data := campaignsJSON(b, n)
+		b.Run(fmt.Sprintf("campaigns=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseCatalog(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkMemoryBidStoreSave(b *testing.B) {
+	s := NewMemoryBidStore(0, 0)
+	ctx := context.Background()
+	rec := BidRecord{CampaignID: "c-0001", CreativeID: "cr-0001-a", Price: 2_500_000}
+	b.ReportAllocs()
+	for b.Loop() {
+		rec.ID = RandomBidID()
+		if err := s.Save(ctx, rec, testNow); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package bidder
+
+import "time"
+
+// Campaign is one advertiser campaign as the decision sees it: validated,
+// with money in micros and flight times in Unix milliseconds.
+type Campaign struct {
+	ID          string
+	Advertiser  string
+	ADomain     []string // as written in the file (echoed in bids)
+	Cat         []string // as written in the file (echoed in bids)
+	Active      bool     // status "active"; paused campaigns never bid
+	BidCPM      Micros
+	DailyBudget Micros // 0: no daily limit
+	Start, End  time.Time
+	FreqCap     FreqCap
+	Targeting   Targeting
+	Creatives   []Creative
+
+	startMs, endMs int64 // flight as [startMs, endMs) in request-time milliseconds
+}
+
+// FreqCap limits the wins per user and campaign in a time window. The zero
+// value means no cap.
+type FreqCap struct {
+	Impressions int64
+	PeriodS     int64
+}
+
+// Capped reports whether the cap applies at all.
+func (f FreqCap) Capped() bool { return f.Impressions > 0 && f.PeriodS > 0 }
+
+// Window returns the frequency window a request time (Unix ms) falls in.
+func (f FreqCap) Window(requestMs int64) int64 {
+	return floorDiv(floorDiv(requestMs, 1000), f.PeriodS)
+}
+
+// Targeting holds the campaign's targeting lists. An empty list does not
+// restrict.
+type Targeting struct {
+	Countries, Regions, Cities []string
+	OS                         []string
+	DevTypes                   []int
+	Sites, Bundles             []string
+	ExcludeSites               []string
+	ExcludeBundles             []string
+	Cats                       []string
+	Hours                      []int
+}
+
+// Creative is one ad of a campaign.
+type Creative struct {
+	ID       string
+	W, H     int
+	Secure   bool
+	ImageURL string
+	ClickURL string
+}
+
+// InFlight reports whether the request time (Unix ms) lies inside the
+// campaign's flight: start inclusive, end exclusive.
+func (c *Campaign) InFlight(requestMs int64) bool {
+	return requestMs >= c.startMs && requestMs < c.endMs
+}
+
+// Day is a UTC calendar day, counted in days since 1970-01-01.
+type Day int32
+
+// DayOf returns the UTC day of a Unix millisecond time.
+func DayOf(ms int64) Day { return Day(floorDiv(ms, 86_400_000)) }
+
+// DayOfTime returns the UTC day of t.
+func DayOfTime(t time.Time) Day { return DayOf(t.UnixMilli()) }
+
+// Time returns midnight UTC at the start of d.
+func (d Day) Time() time.Time { return time.UnixMilli(int64(d) * 86_400_000).UTC() }
+
+// String formats d as YYYY-MM-DD.
+func (d Day) String() string { return d.Time().Format(time.DateOnly) }
+
+// ParseDay parses YYYY-MM-DD.
+func ParseDay(s string) (Day, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return 0, err
+	}
+	return DayOfTime(t), nil
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// ceilMs converts t to Unix milliseconds rounding up, so that a request at
+// millisecond m is at or after t exactly when m >= ceilMs(t).
+func ceilMs(t time.Time) int64 {
+	ms := t.UnixMilli()
+	if time.UnixMilli(ms).Before(t) {
+		ms++
+	}
+	return ms
+}

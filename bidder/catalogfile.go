@@ -1,0 +1,208 @@
+package bidder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/recbid/dspd/internal/jsoncodec"
+)
+
+// ErrInvalidCatalog is the cause of every error that rejects a campaigns
+// file; the *CatalogError that wraps it names each problem.
+var ErrInvalidCatalog = errors.New("invalid campaigns file")
+
+// MaxCatalogBytes bounds the size of a campaigns file.
+const MaxCatalogBytes = 1 << 30
+
+// CatalogError lists every problem found in a campaigns file.
+type CatalogError struct {
+	Problems []string
+}
+
+func (e *CatalogError) Error() string {
+	const show = 50
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problem(s): ", len(e.Problems))
+	for i, p := range e.Problems {
+		if i == show {
+			fmt.Fprintf(&b, "; … and %d more", len(e.Problems)-show)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrInvalidCatalog) hold.
+func (e *CatalogError) Unwrap() error { return ErrInvalidCatalog }
+
+// LoadCatalogFile reads, validates and indexes a campaigns file. A file with
+// any error is rejected whole: the error is a *CatalogError naming every
+// problem, or an I/O error.
+func LoadCatalogFile(path string) (*Catalog, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open campaigns: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxCatalogBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read campaigns %s: %w", path, err)
+	}
+	if len(data) > MaxCatalogBytes {
+		return nil, &CatalogError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxCatalogBytes)}}
+	}
+	return ParseCatalog(data)
+}
+
+// ParseCatalog validates and indexes the JSON text of a campaigns file.
+func ParseCatalog(data []byte) (*Catalog, error) {
+	// Fast path: one json-iterator pass over a well-formed file.
+	var top struct {
+		Campaigns *[]*fileCampaign `json:"campaigns"` // pointers: growing the slice copies little
+	}
+	if err := jsoncodec.Unmarshal(data, &top); err != nil {
+		return nil, decodeProblems(data)
+	}
+	if top.Campaigns == nil {
+		return nil, &CatalogError{Problems: []string{`no "campaigns" list`}}
+	}
+	fcs := *top.Campaigns
+	ch := newFileChecker(len(fcs))
+	for i, fc := range fcs {
+		if fc == nil { // a null in the list
+			ch.problems = append(ch.problems, fmt.Sprintf("campaign #%d: not an object", i))
+			continue
+		}
+		ch.check(i, fc)
+	}
+	if len(ch.problems) > 0 {
+		return nil, &CatalogError{Problems: ch.problems}
+	}
+	return NewCatalog(ch.campaigns), nil
+}
+
+// decodeProblems names what makes a file undecodable, campaign by campaign,
+// with encoding/json's precise messages: the slow path, taken only for a file
+// that is rejected anyway.
+func decodeProblems(data []byte) error {
+	var top struct {
+		Campaigns *[]json.RawMessage `json:"campaigns"`
+	}
+	if err := json.Unmarshal(data, &top); err != nil {
+		return &CatalogError{Problems: []string{"not a campaigns file: " + err.Error()}}
+	}
+	if top.Campaigns == nil {
+		return &CatalogError{Problems: []string{`no "campaigns" list`}}
+	}
+	ch := newFileChecker(len(*top.Campaigns))
+	for i, raw := range *top.Campaigns {
+		var fc fileCampaign
+		if err := json.Unmarshal(raw, &fc); err != nil {
+			ch.problems = append(ch.problems, fmt.Sprintf("campaign %s: %v", campaignName(i, fc.ID), err))
+			continue
+		}
+		ch.check(i, &fc)
+	}
+	if len(ch.problems) == 0 { // encoding/json accepts what json-iterator did not
+		ch.problems = []string{"not a campaigns file: malformed JSON"}
+	}
+	return &CatalogError{Problems: ch.problems}
+}
+
+// fileChecker validates the campaigns of a file one by one, collecting
+// every problem, duplicate ids included.
+type fileChecker struct {
+	problems  []string
+	campaigns []*Campaign
+	seen      map[string]int
+}
+
+func newFileChecker(n int) *fileChecker {
+	return &fileChecker{campaigns: make([]*Campaign, 0, n), seen: make(map[string]int, n)}
+}
+
+func (ch *fileChecker) check(i int, fc *fileCampaign) {
+	c, errs := fc.validate()
+	name := campaignName(i, fc.ID)
+	for _, e := range errs {
+		ch.problems = append(ch.problems, "campaign "+name+": "+e)
+	}
+	if fc.ID != "" {
+		if j, dup := ch.seen[fc.ID]; dup {
+			ch.problems = append(ch.problems, fmt.Sprintf("campaign %s: id: duplicate of campaign #%d", name, j))
+		} else {
+			ch.seen[fc.ID] = i
+		}
+	}
+	if len(errs) == 0 {
+		ch.campaigns = append(ch.campaigns, c)
+	}
+}
+
+func campaignName(i int, id string) string {
+	if id != "" && printableASCII(id) && len(id) <= 64 {
+		return id
+	}
+	return fmt.Sprintf("#%d", i)
+}
+
+// fileCampaign is a campaign as the JSON file spells it.
+type fileCampaign struct {
+	ID          string         `json:"id"`
+	Advertiser  string         `json:"advertiser"`
+	ADomain     []string       `json:"adomain"`
+	Cat         []string       `json:"cat"`
+	Status      string         `json:"status"`
+	BidCPM      rawNumber      `json:"bid_cpm"`
+	DailyBudget rawNumber      `json:"daily_budget"`
+	Start       string         `json:"start"`
+	End         string         `json:"end"`
+	FreqCap     *fileFreqCap   `json:"freq_cap"`
+	Targeting   fileTargeting  `json:"targeting"`
+	Creatives   []fileCreative `json:"creatives"`
+}
+
+type fileFreqCap struct {
+	Impressions rawNumber `json:"impressions"`
+	PeriodS     rawNumber `json:"period_s"`
+}
+
+type fileTargeting struct {
+	Countries      []string    `json:"countries"`
+	Regions        []string    `json:"regions"`
+	Cities         []string    `json:"cities"`
+	OS             []string    `json:"os"`
+	DevTypes       []rawNumber `json:"devtypes"`
+	Sites          []string    `json:"sites"`
+	Bundles        []string    `json:"bundles"`
+	ExcludeSites   []string    `json:"exclude_sites"`
+	ExcludeBundles []string    `json:"exclude_bundles"`
+	Cats           []string    `json:"cats"`
+	Hours          []rawNumber `json:"hours"`
+}
+
+type fileCreative struct {
+	ID       string    `json:"id"`
+	W        rawNumber `json:"w"`
+	H        rawNumber `json:"h"`
+	Secure   bool      `json:"secure"`
+	ImageURL string    `json:"image_url"`
+	ClickURL string    `json:"click_url"`
+}
+
+// rawNumber keeps a JSON value's literal text so that validation can insist
+// on a number and check its digits exactly, without float64.
+type rawNumber string
+
+func (n *rawNumber) UnmarshalJSON(b []byte) error {
+	*n = rawNumber(b)
+	return nil
+}

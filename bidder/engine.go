@@ -1,0 +1,265 @@
+package bidder
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config tunes the engine. The zero value is usable: every zero field takes
+// its default.
+type Config struct {
+	// SafetyMargin is taken off the exchange's tmax: a decision not made
+	// within tmax-SafetyMargin of the request's arrival answers no bid with
+	// reason timeout. Default 5ms.
+	SafetyMargin time.Duration
+	// DefaultTMax applies when a request names no tmax. Default 100ms.
+	DefaultTMax time.Duration
+	// Clock is the server clock. Default time.Now.
+	Clock func() time.Time
+	// NewBidID draws a fresh bid id. Default: 128 bits from crypto/rand.
+	NewBidID func() BidID
+}
+
+// Defaults of Config.
+const (
+	DefaultSafetyMargin = 5 * time.Millisecond
+	DefaultTMax         = 100 * time.Millisecond
+)
+
+func (c Config) withDefaults() Config {
+	if c.SafetyMargin <= 0 {
+		c.SafetyMargin = DefaultSafetyMargin
+	}
+	if c.DefaultTMax <= 0 {
+		c.DefaultTMax = DefaultTMax
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
+	if c.NewBidID == nil {
+		c.NewBidID = RandomBidID
+	}
+	return c
+}
+
+// RandomBidID returns 128 bits from the operating system's secure source, so
+// that bid ids cannot be guessed by anyone who would forge win notices.
+func RandomBidID() BidID {
+	var id BidID
+	_, _ = rand.Read(id[:]) // never fails since Go 1.24
+	return id
+}
+
+// Engine makes bid decisions against a Catalog and keeps the books. It is
+// safe for concurrent use.
+type Engine struct {
+	cfg    Config
+	ledger Ledger
+	bids   BidStore
+}
+
+// NewEngine returns an engine over the given state.
+func NewEngine(cfg Config, ledger Ledger, bids BidStore) *Engine {
+	return &Engine{cfg: cfg.withDefaults(), ledger: ledger, bids: bids}
+}
+
+// Now returns the engine's clock reading.
+func (e *Engine) Now() time.Time { return e.cfg.Clock() }
+
+// Ledger returns the engine's ledger.
+func (e *Engine) Ledger() Ledger { return e.ledger }
+
+// Bids returns the engine's bid store.
+func (e *Engine) Bids() BidStore { return e.bids }
+
+// Decision is the outcome of one bid request.
+type Decision struct {
+	Reason   NoBidReason // ReasonNone when a bid was made
+	Campaign *Campaign
+	Creative *Creative
+	Slot     int // the creative's slot in the catalog (see Catalog.EachCreative)
+	BidID    BidID
+	Price    Micros
+}
+
+// Bid reports whether the decision is a bid.
+func (d *Decision) Bid() bool { return d.Reason == ReasonNone }
+
+// usageChunk is how many candidates' counters are asked for at once.
+const usageChunk = 16
+
+// Decide runs the decision stages of the contract for one request and, on
+// a bid, keeps its record. Errors come only from the state stores; the
+// decision then says no bid with ReasonStateUnavailable.
+func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decision, error) {
+	arrived := req.Arrived
+	if arrived.IsZero() {
+		arrived = e.cfg.Clock()
+	}
+	tmax := req.TMax
+	if tmax <= 0 {
+		tmax = e.cfg.DefaultTMax
+	}
+	deadline := arrived.Add(tmax - e.cfg.SafetyMargin)
+
+	if req.Cur != "" && !equalFoldASCII(req.Cur, "USD") {
+		return Decision{Reason: ReasonCurrency}, nil
+	}
+	s := cat.scratch.Get().(*scratch)
+	defer cat.scratch.Put(s)
+	if !cat.prepare(req, s) {
+		return Decision{Reason: ReasonNoMatch}, nil
+	}
+	// Campaigns are numbered by descending bid, so those that clear the
+	// floor are exactly the numbers below a bound.
+	limit := uint32(cat.aboveFloor(req.Floor))
+	reason := ReasonNoMatch // the furthest stage reached so far
+	n := uint32(cat.Len())
+	for lo := uint32(0); lo < n; lo += blockSize {
+		if lo >= limit && reason != ReasonNoMatch {
+			break // only campaigns below the floor are left: the reason stands
+		}
+		cat.matchBlock(req, s, min(lo+blockSize, n))
+		if len(s.cands) == 0 {
+			continue
+		}
+		reason = max(reason, ReasonBelowFloor)
+		kept := s.cands[:0]
+		for _, c := range s.cands {
+			if c < limit {
+				kept = append(kept, c)
+			}
+		}
+		s.cands = kept
+		if len(s.cands) == 0 {
+			continue
+		}
+		if !e.cfg.Clock().Before(deadline) {
+			return Decision{Reason: ReasonTimeout}, nil
+		}
+		winner, r, err := e.applyCaps(ctx, cat, req, s)
+		if err != nil {
+			return Decision{Reason: ReasonStateUnavailable}, err
+		}
+		if winner >= 0 {
+			now := e.cfg.Clock()
+			if !now.Before(deadline) {
+				return Decision{Reason: ReasonTimeout}, nil
+			}
+			return e.bid(ctx, cat, req, winner, now)
+		}
+		reason = max(reason, r)
+	}
+	return Decision{Reason: reason}, nil
+}
+
+// applyCaps walks the candidates in priority order through the frequency and
+// budget stages and returns the first that passes both, or -1 and the stage
+// at which the last candidates dropped out. Counters are read in chunks of
+// consecutive candidates, so a remote ledger answers in one round trip.
+func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *scratch) (int, NoBidReason, error) {
+	// The best candidate usually wins: look at it alone first, and sort the
+	// others only when it drops out.
+	best := 0
+	for i, n := range s.cands {
+		if n < s.cands[best] {
+			best = i
+		}
+	}
+	s.cands[0], s.cands[best] = s.cands[best], s.cands[0]
+	day := DayOf(req.TimeMs)
+	reason := ReasonFreqCap
+	for i := 0; i < len(s.cands); {
+		end := len(s.cands)
+		if i == 0 {
+			end = 1
+		} else if i == 1 {
+			slices.Sort(s.cands[1:])
+		}
+		s.usage, s.order = s.usage[:0], s.order[:0]
+		free := -1 // a candidate with no cap to check, after those queried
+		for ; i < end && len(s.usage) < usageChunk; i++ {
+			n := int(s.cands[i])
+			c := cat.campaigns[n]
+			capped := c.FreqCap.Capped()
+			if capped && req.UID == "" {
+				continue // no user to count: drops at the frequency stage
+			}
+			if !capped && c.DailyBudget == 0 {
+				free = n
+				i++
+				break
+			}
+			q := UsageQuery{CampaignID: c.ID, Day: day}
+			if capped {
+				q.UID, q.PeriodS, q.Window = req.UID, c.FreqCap.PeriodS, c.FreqCap.Window(req.TimeMs)
+			}
+			s.usage = append(s.usage, q)
+			s.order = append(s.order, n)
+		}
+		if len(s.usage) > 0 {
+			if err := e.ledger.Usage(ctx, s.usage); err != nil {
+				return -1, ReasonStateUnavailable, fmt.Errorf("read counters: %w", err)
+			}
+		}
+		for j := range s.usage {
+			q, c := &s.usage[j], cat.campaigns[s.order[j]]
+			if c.FreqCap.Capped() && q.Wins >= c.FreqCap.Impressions {
+				continue
+			}
+			if c.DailyBudget > 0 && q.Spent+c.BidCPM > c.DailyBudget*1000 {
+				reason = ReasonBudget
+				continue
+			}
+			return s.order[j], ReasonNone, nil
+		}
+		if free >= 0 {
+			return free, ReasonNone, nil
+		}
+	}
+	return -1, reason, nil
+}
+
+// bid keeps the record of a bid for candidate n and returns the decision.
+func (e *Engine) bid(ctx context.Context, cat *Catalog, req *Request, n int, now time.Time) (Decision, error) {
+	c := cat.campaigns[n]
+	ci := creativeFor(c, req)
+	rec := BidRecord{
+		CampaignID: c.ID,
+		CreativeID: c.Creatives[ci].ID,
+		TimeMs:     req.TimeMs,
+		Price:      c.BidCPM,
+		Test:       req.Test,
+	}
+	if c.FreqCap.Capped() {
+		rec.UID = strings.Clone(req.UID) // the request's strings may alias a reused buffer
+		rec.PeriodS = c.FreqCap.PeriodS
+	}
+	for attempt := 0; ; attempt++ {
+		rec.ID = e.cfg.NewBidID()
+		err := e.bids.Save(ctx, rec, now)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrDuplicateBidID) || attempt == 3 {
+			return Decision{Reason: ReasonStateUnavailable}, fmt.Errorf("save bid: %w", err)
+		}
+	}
+	if !req.Test {
+		if err := e.ledger.RecordBid(ctx, c.ID, DayOf(req.TimeMs)); err != nil {
+			return Decision{Reason: ReasonStateUnavailable}, fmt.Errorf("count bid: %w", err)
+		}
+	}
+	return Decision{
+		Campaign: c,
+		Creative: &c.Creatives[ci],
+		Slot:     cat.creativeBase[n] + ci,
+		BidID:    rec.ID,
+		Price:    c.BidCPM,
+	}, nil
+}

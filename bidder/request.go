@@ -1,0 +1,64 @@
+package bidder
+
+import "time"
+
+// Request is one bid request, already validated by the transport. String
+// values may alias the transport's buffers: the bidder copies what it keeps.
+type Request struct {
+	ID, ImpID    string
+	W, H         int
+	Floor        Micros
+	Cur          string // "" means USD
+	Site, Bundle string
+	Cat          string // comma list of the page's categories
+	BCat         string // comma list of blocked categories
+	BAdv         string // comma list of blocked advertiser domains
+	OS           string
+	DevType      int // 0: absent
+	Country      string
+	Region       string
+	City         string
+	UID          string
+	TimeMs       int64         // request time: ts, or the server clock when ts is absent
+	TMax         time.Duration // the exchange's time limit; 0 means the engine's default
+	Test, Secure bool
+
+	// Arrived is when the request reached the server; the decision deadline
+	// counts from it. Zero means the engine's clock at Decide.
+	Arrived time.Time
+}
+
+// NoBidReason says why a request got no bid.
+type NoBidReason uint8
+
+// The no-bid reasons, in the order of the decision's stages.
+const (
+	ReasonNone             NoBidReason = iota // a bid was made
+	ReasonCurrency                            // the floor's currency is not USD
+	ReasonNoMatch                             // no campaign's targeting matched
+	ReasonBelowFloor                          // every match bids below the floor
+	ReasonFreqCap                             // every remaining match hit its frequency cap
+	ReasonBudget                              // every remaining match exhausted its daily budget
+	ReasonTimeout                             // the decision ran past tmax minus the safety margin
+	ReasonStateUnavailable                    // the state store could not be read
+	numReasons
+)
+
+var reasonNames = [numReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "timeout", "state_unavailable"}
+
+// String returns the reason as the X-Nobid-Reason header spells it.
+func (r NoBidReason) String() string {
+	if r < numReasons {
+		return reasonNames[r]
+	}
+	return "unknown"
+}
+
+// NoBidReasons lists every reason a request can get no bid for.
+func NoBidReasons() []NoBidReason {
+	out := make([]NoBidReason, 0, numReasons-1)
+	for r := ReasonCurrency; r < numReasons; r++ {
+		out = append(out, r)
+	}
+	return out
+}

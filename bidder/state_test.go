@@ -1,0 +1,241 @@
+package bidder
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBidIDHex(t *testing.T) {
+	id := BidID{0xde, 0xad, 0xbe, 0xef, 15: 0x01}
+	assert.Equal(t, "deadbeef000000000000000000000001", id.String())
+	back, ok := ParseBidID("DEADBEEF000000000000000000000001")
+	require.True(t, ok)
+	assert.Equal(t, id, back)
+	for _, bad := range []string{"", "deadbeef", "deadbeef00000000000000000000000g", "deadbeef0000000000000000000000011"} {
+		_, ok := ParseBidID(bad)
+		assert.False(t, ok, bad)
+	}
+	assert.NotEqual(t, RandomBidID(), RandomBidID())
+}
+
+func TestMemoryBidStoreClaim(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryBidStore(time.Minute, 100)
+	rec := BidRecord{ID: BidID{1}, CampaignID: "c1", Price: 2_500_000}
+	require.NoError(t, s.Save(ctx, rec, testNow))
+	require.ErrorIs(t, s.Save(ctx, rec, testNow), ErrDuplicateBidID)
+
+	tests := []struct {
+		name  string
+		id    BidID
+		price Micros
+		at    time.Time
+		want  ClaimResult
+		err   error
+	}{
+		{"unknown", BidID{2}, 1, testNow, 0, ErrUnknownBid},
+		{"price above the bid", BidID{1}, 2_500_001, testNow, 0, ErrPriceAboveBid},
+		{"expired", BidID{1}, 1, testNow.Add(time.Minute), 0, ErrUnknownBid},
+		{"first claim", BidID{1}, 2_500_000, testNow.Add(time.Minute - 1), Claimed, nil},
+		{"price checked before duplicate", BidID{1}, 9_000_000, testNow, 0, ErrPriceAboveBid},
+		{"duplicate", BidID{1}, 1, testNow, Duplicate, nil},
+	}
+	for _, tt := range tests { // in order: each row sees the state the previous rows left
+		got, res, err := s.Claim(ctx, tt.id, tt.price, tt.at)
+		if tt.err != nil {
+			assert.ErrorIs(t, err, tt.err, tt.name)
+			continue
+		}
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.want, res, tt.name)
+		assert.Equal(t, rec, got, tt.name)
+	}
+}
+
+func TestMemoryBidStoreBounded(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryBidStore(time.Minute, memShards*2) // two records per shard
+	for i := range 10 {
+		require.NoError(t, s.Save(ctx, BidRecord{ID: BidID{0, byte(i)}}, testNow.Add(time.Duration(i))))
+	}
+	assert.Equal(t, 2, s.Len(), "all ids fall in shard 0, which holds two")
+	_, evicted := s.Evictions()
+	assert.Equal(t, int64(8), evicted)
+	_, _, err := s.Claim(ctx, BidID{0, 0}, 0, testNow)
+	assert.ErrorIs(t, err, ErrUnknownBid, "the oldest went first")
+	_, res, err := s.Claim(ctx, BidID{0, 9}, 0, testNow)
+	require.NoError(t, err)
+	assert.Equal(t, Claimed, res)
+
+	assert.Equal(t, 2, s.Sweep(testNow.Add(2*time.Minute)))
+	assert.Equal(t, 0, s.Len())
+	expired, _ := s.Evictions()
+	assert.Equal(t, int64(2), expired)
+}
+
+func TestMemoryBidStoreExpiresOnSave(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryBidStore(time.Minute, 1000)
+	for i := range 5 {
+		require.NoError(t, s.Save(ctx, BidRecord{ID: BidID{0, byte(i)}}, testNow))
+	}
+	require.NoError(t, s.Save(ctx, BidRecord{ID: BidID{0, 99}}, testNow.Add(time.Minute)))
+	assert.Equal(t, 1, s.Len())
+}
+
+func TestMemoryLedgerSweep(t *testing.T) {
+	ctx := context.Background()
+	now := testNow
+	l := NewMemoryLedger(MemoryLedgerConfig{DayTTL: time.Hour, Clock: func() time.Time { return now }})
+	require.NoError(t, l.RecordWin(ctx, Win{CampaignID: "c1", Day: 5, Price: 10, UID: "u", PeriodS: 60, Window: 1}))
+	d, f := l.Sizes()
+	assert.Equal(t, [2]int{1, 1}, [2]int{d, f})
+	assert.Equal(t, 1, l.Sweep(now.Add(time.Minute)), "the frequency counter lives one period")
+	assert.Equal(t, 0, l.Sweep(now.Add(59*time.Minute)))
+	assert.Equal(t, 1, l.Sweep(now.Add(time.Hour)))
+	_, ok, _ := l.Stats(ctx, "c1", 5)
+	assert.False(t, ok)
+}
+
+func TestWinRules(t *testing.T) {
+	ctx := context.Background()
+	e, ledger, _ := newTestEngine()
+	cat := NewCatalog([]*Campaign{camp("c1", usd(2.5), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 5, PeriodS: 3600} })})
+	req := baseRequest()
+	req.UID = "u1"
+	d := decide(e, cat, req)
+	require.True(t, d.Bid())
+	day := DayOf(req.TimeMs)
+	window := FreqCap{PeriodS: 3600}.Window(req.TimeMs)
+
+	_, err := e.Win(ctx, BidID{0xff}, 1)
+	assert.ErrorIs(t, err, ErrUnknownBid)
+	_, err = e.Win(ctx, d.BidID, usd(2.5)+1)
+	assert.ErrorIs(t, err, ErrPriceAboveBid)
+	st, _, _ := ledger.Stats(ctx, "c1", day)
+	assert.Equal(t, DayStats{Bids: 1}, st, "rejected notices record nothing")
+
+	out, err := e.Win(ctx, d.BidID, usd(1.75))
+	require.NoError(t, err)
+	assert.False(t, out.Duplicate)
+	out, err = e.Win(ctx, d.BidID, usd(1.75))
+	require.NoError(t, err)
+	assert.True(t, out.Duplicate)
+
+	st, _, _ = ledger.Stats(ctx, "c1", day)
+	assert.Equal(t, DayStats{Bids: 1, Wins: 1, Spend: usd(1.75)}, st)
+	qs := []UsageQuery{{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: window}}
+	require.NoError(t, ledger.Usage(ctx, qs))
+	assert.Equal(t, int64(1), qs[0].Wins)
+	assert.Equal(t, usd(1.75), qs[0].Spent)
+
+	// A test bid records nothing on win, but is still claimed once.
+	req.Test = true
+	d = decide(e, cat, req)
+	out, err = e.Win(ctx, d.BidID, usd(1))
+	require.NoError(t, err)
+	assert.False(t, out.Duplicate)
+	assert.True(t, out.Record.Test)
+	out, _ = e.Win(ctx, d.BidID, usd(1))
+	assert.True(t, out.Duplicate)
+	st, _, _ = ledger.Stats(ctx, "c1", day)
+	assert.Equal(t, DayStats{Bids: 1, Wins: 1, Spend: usd(1.75)}, st)
+}
+
+func TestWinSurvivesReload(t *testing.T) {
+	ctx := context.Background()
+	e, ledger, _ := newTestEngine()
+	before := NewCatalog([]*Campaign{camp("c1", usd(3), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60} })})
+	req := baseRequest()
+	req.UID = "u1"
+	d := decide(e, before, req)
+	require.True(t, d.Bid())
+	after := NewCatalog([]*Campaign{camp("c1", usd(1))}) // price and cap changed
+	_, err := e.Win(ctx, d.BidID, usd(2))
+	require.NoError(t, err, "the record's price (3) bounds the notice, not the new campaign's")
+	st, _, _ := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	assert.Equal(t, usd(2), st.Spend)
+	req.UID = "u1"
+	// the counters stay with the id: c1 keeps its frequency count under the
+	// bid-time period, and its spend.
+	d = decide(e, NewCatalog([]*Campaign{camp("c1", usd(3), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60} })}), req)
+	assert.Equal(t, ReasonFreqCap, d.Reason)
+	_ = after
+}
+
+// TestConcurrentWinsAreExact hammers the engine from many goroutines with
+// bids and duplicate win notices; run under -race. Every bid's win must be
+// recorded exactly once and the spend must be the exact sum.
+func TestConcurrentWinsAreExact(t *testing.T) {
+	ctx := context.Background()
+	ledger := NewMemoryLedger(MemoryLedgerConfig{})
+	bids := NewMemoryBidStore(time.Hour, 1_000_000)
+	e := NewEngine(Config{}, ledger, bids)
+	cat := NewCatalog([]*Campaign{camp("c1", usd(2.5))})
+	const workers, perWorker, dupes = 8, 200, 3
+
+	ids := make(chan BidID, workers*perWorker)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWorker {
+				req := baseRequest()
+				req.TimeMs = testNow.UnixMilli() + int64(w*perWorker+i)
+				d, err := e.Decide(ctx, cat, &req)
+				if err != nil || !d.Bid() {
+					t.Errorf("no bid: %v %v", d.Reason, err)
+					return
+				}
+				ids <- d.BidID
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	var all []BidID
+	for id := range ids {
+		all = append(all, id)
+	}
+	require.Len(t, all, workers*perWorker)
+
+	var recorded, duplicates sync.Map
+	for w := range workers * dupes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, id := range all {
+				price := Micros(1_000_000 + i) // a distinct price per bid
+				out, err := e.Win(ctx, id, price)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if out.Duplicate {
+					duplicates.Store([2]int{w, i}, true)
+				} else if _, dup := recorded.LoadOrStore(i, w); dup {
+					t.Errorf("bid %d recorded twice", i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	var want Micros
+	for i := range all {
+		want += Micros(1_000_000 + i)
+	}
+	st, ok, err := ledger.Stats(ctx, "c1", DayOf(testNow.UnixMilli()))
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, DayStats{Bids: int64(len(all)), Wins: int64(len(all)), Spend: want}, st)
+	n := 0
+	duplicates.Range(func(any, any) bool { n++; return true })
+	assert.Equal(t, len(all)*(workers*dupes-1), n)
+}

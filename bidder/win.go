@@ -1,0 +1,60 @@
+package bidder
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// WinOutcome says what a win notice did.
+type WinOutcome struct {
+	Record    BidRecord
+	Duplicate bool // an earlier notice was already recorded; nothing changed
+}
+
+// Win records the exchange's win notice for a bid at the clearing price
+// (CPM, micros). The first valid notice adds the price to the campaign's
+// spend for the UTC day of the bid's request time and one win to the
+// (uid, campaign) frequency window; a test bid records nothing; a repeated
+// notice changes nothing. Accounting uses only the bid record, so a reload
+// between bid and win changes nothing. It fails with ErrUnknownBid or
+// ErrPriceAboveBid, recording nothing.
+func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, error) {
+	rec, res, err := e.bids.Claim(ctx, id, price, e.cfg.Clock())
+	if err != nil {
+		return WinOutcome{}, err
+	}
+	out := WinOutcome{Record: rec, Duplicate: res == Duplicate}
+	if res != Claimed || rec.Test {
+		return out, nil
+	}
+	w := Win{CampaignID: rec.CampaignID, Day: DayOf(rec.TimeMs), Price: price}
+	if rec.PeriodS > 0 && rec.UID != "" {
+		w.UID, w.PeriodS = rec.UID, rec.PeriodS
+		w.Window = FreqCap{Impressions: 1, PeriodS: rec.PeriodS}.Window(rec.TimeMs)
+	}
+	if err := e.ledger.RecordWin(ctx, w); err != nil {
+		return out, fmt.Errorf("record win: %w", err)
+	}
+	return out, nil
+}
+
+// Stats returns a campaign's counters for a day.
+func (e *Engine) Stats(ctx context.Context, campaignID string, day Day) (DayStats, bool, error) {
+	return e.ledger.Stats(ctx, campaignID, day)
+}
+
+// sweeper is implemented by state stores that evict on a schedule.
+type sweeper interface{ Sweep(time.Time) int }
+
+// Sweep evicts expired state from stores that support it and returns how
+// many entries went.
+func (e *Engine) Sweep(now time.Time) int {
+	n := 0
+	for _, s := range []any{e.ledger, e.bids} {
+		if sw, ok := s.(sweeper); ok {
+			n += sw.Sweep(now)
+		}
+	}
+	return n
+}

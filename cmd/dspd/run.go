@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/bidder"
+)
+
+// hooks let tests observe the server's life; every field is optional.
+type hooks struct {
+	// listening receives the bound addresses once both listeners are up.
+	listening func(public, admin net.Addr)
+	// draining is called when the public listener starts shutting down.
+	draining func()
+	// connState follows the public listener's connections.
+	connState func(net.Conn, http.ConnState)
+}
+
+// run loads the campaigns, serves until ctx is done, then drains and
+// returns nil. A campaigns file with any error stops it before it listens.
+func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal, h hooks) error {
+	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin},
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}),
+		bidder.NewMemoryBidStore(cfg.bidTTL, cfg.maxBids))
+	srv, err := api.NewServer(api.Config{
+		Seat:          cfg.seat,
+		PublicURL:     cfg.publicURL,
+		CampaignsPath: cfg.campaigns,
+		Logger:        log,
+	}, engine)
+	if err != nil {
+		return err
+	}
+	if _, err := srv.Reload(ctx); err != nil {
+		return fmt.Errorf("refusing to start: %w", err)
+	}
+
+	publicLn, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("public listener: %w", err)
+	}
+	adminLn, err := net.Listen("tcp", cfg.admin)
+	if err != nil {
+		publicLn.Close()
+		return fmt.Errorf("admin listener: %w", err)
+	}
+	public := newHTTPServer(srv.PublicHandler(), cfg.timeouts, log)
+	adminTimeouts := cfg.timeouts
+	adminTimeouts.write = 2 * time.Minute // long enough for a 60 s CPU profile
+	admin := newHTTPServer(srv.AdminHandler(), adminTimeouts, log)
+
+	log.Info("dspd listening", "public", publicLn.Addr().String(), "admin", adminLn.Addr().String(),
+		"public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns)
+	if h.draining != nil {
+		public.RegisterOnShutdown(h.draining)
+	}
+	public.ConnState = h.connState
+	if h.listening != nil {
+		h.listening(publicLn.Addr(), adminLn.Addr())
+	}
+
+	errc := make(chan error, 2)
+	go func() { errc <- serve(public, publicLn) }()
+	go func() { errc <- serve(admin, adminLn) }()
+
+	sweep := time.NewTicker(cfg.sweepEvery)
+	defer sweep.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return drain(srv, cfg.drainTimeout, log, public, admin)
+		case err := <-errc:
+			_ = drain(srv, cfg.drainTimeout, log, public, admin)
+			return err
+		case <-hup:
+			_, _ = srv.Reload(context.Background()) // logged inside; the old set keeps serving
+		case now := <-sweep.C:
+			if n := engine.Sweep(now); n > 0 {
+				log.Debug("expired state evicted", "entries", n)
+			}
+		}
+	}
+}
+
+func serve(s *http.Server, ln net.Listener) error {
+	if err := s.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	}
+	return nil
+}
+
+// drain stops accepting connections, lets in-flight requests finish within
+// timeout, and closes idle keep-alive connections.
+func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...*http.Server) error {
+	srv.SetDraining()
+	log.Info("draining", "timeout", timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var errs []error
+	for _, s := range servers {
+		if err := s.Shutdown(ctx); err != nil {
+			errs = append(errs, err)
+			s.Close()
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("drain: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func newHTTPServer(h http.Handler, t timeouts, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.readHeader,
+		ReadTimeout:       t.read,
+		WriteTimeout:      t.write,
+		IdleTimeout:       t.idle,
+		MaxHeaderBytes:    t.maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
+)
+
+// events is a slog handler that forwards every message to a channel, so a
+// test can wait for "campaigns loaded" instead of sleeping.
+type events chan string
+
+func (e events) Enabled(context.Context, slog.Level) bool      { return true }
+func (e events) Handle(_ context.Context, r slog.Record) error { e <- r.Message; return nil }
+func (e events) WithAttrs([]slog.Attr) slog.Handler            { return e }
+func (e events) WithGroup(string) slog.Handler                 { return e }
+
+func (e events) waitFor(t *testing.T, msg string) {
+	t.Helper()
+	for m := range e {
+		if m == msg {
+			return
+		}
+	}
+	t.Fatalf("log closed before %q", msg)
+}
+
+func testConfig(t *testing.T) config {
+	cfg := defaultConfig()
+	cfg.addr, cfg.admin = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.campaigns = copyFile(t, "../../testdata/campaigns.json")
+	cfg.publicURL = "http://127.0.0.1:9090"
+	return cfg
+}
+
+func copyFile(t *testing.T, src string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	require.NoError(t, os.WriteFile(dst, b, 0o644))
+	return dst
+}
+
+func TestRunRefusesInvalidCampaigns(t *testing.T) {
+	cfg := testConfig(t)
+	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(`{"campaigns":[{"id":"x"}]}`), 0o644))
+	err := run(t.Context(), cfg, slog.New(slog.DiscardHandler), nil, hooks{
+		listening: func(net.Addr, net.Addr) { t.Error("listened with an invalid campaigns file") },
+	})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, bidder.ErrInvalidCatalog))
+	assert.Contains(t, err.Error(), "campaign x: advertiser: required")
+}
+
+// TestRunServesReloadsAndDrains starts dspd on loopback, bids, reloads on
+// SIGHUP, and shuts down while a request is in flight: the request is
+// answered in full and run returns nil.
+func TestRunServesReloadsAndDrains(t *testing.T) {
+	cfg := testConfig(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	log := make(events, 100)
+	hup := make(chan os.Signal, 1)
+	addrs := make(chan [2]net.Addr, 1)
+	draining := make(chan struct{})
+	active := make(chan struct{}, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, cfg, slog.New(log), hup, hooks{
+			listening: func(p, a net.Addr) { addrs <- [2]net.Addr{p, a} },
+			draining:  func() { close(draining) },
+			connState: func(_ net.Conn, st http.ConnState) {
+				if st == http.StateActive {
+					active <- struct{}{}
+				}
+			},
+		})
+		close(log)
+	}()
+	a := <-addrs
+	public, admin := "http://"+a[0].String(), "http://"+a[1].String()
+	post, err := os.ReadFile("../../testdata/post.data")
+	require.NoError(t, err)
+
+	resp, err := http.Post(public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(string(post)))
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	assert.Contains(t, string(body), `"nurl":"http://127.0.0.1:9090/dsp/win?bidid=`)
+
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/metrics": 200, "/debug/pprof/": 200} {
+		resp, err := http.Get(admin + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, want, resp.StatusCode, path)
+		resp, err = http.Get(public + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode, "public "+path)
+	}
+
+	// SIGHUP reloads: a broken file is refused, a good one taken.
+	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(`{"campaigns":[{}]}`), 0o644))
+	hup <- os.Interrupt
+	log.waitFor(t, "reload rejected; the previous campaigns keep serving")
+	one := `{"campaigns":[{"id":"only","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":1,` +
+		`"creatives":[{"id":"cr","w":320,"h":50,"secure":true,"image_url":"https://a.example/i","click_url":"https://a.example/"}]}]}`
+	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(one), 0o644))
+	hup <- os.Interrupt
+	log.waitFor(t, "campaigns loaded")
+	resp, err = http.Post(public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(string(post)))
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Contains(t, string(body), `"cid":"only"`)
+
+	// A request in flight when shutdown starts is answered in full.
+	http.DefaultClient.CloseIdleConnections()
+	for len(active) > 0 {
+		<-active
+	}
+	conn, err := net.Dial("tcp", a[0].String())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(post), post[:100])
+	require.NoError(t, err)
+	<-active // the server has read the headers: the request is in flight
+	cancel()
+	<-draining
+	_, err = conn.Write(post[100:])
+	require.NoError(t, err)
+	r, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, r.StatusCode)
+	r.Body.Close()
+
+	require.NoError(t, <-done)
+	_, err = net.Dial("tcp", a[0].String())
+	assert.Error(t, err, "the listener is closed")
+}
+
+func TestDefaultPublicURL(t *testing.T) {
+	tests := map[string]string{
+		":9090":            "http://localhost:9090",
+		"0.0.0.0:9090":     "http://localhost:9090",
+		"[::]:80":          "http://localhost:80",
+		"127.0.0.1:9090":   "http://127.0.0.1:9090",
+		"bid.example:8080": "http://bid.example:8080",
+		"[::1]:9090":       "http://[::1]:9090",
+	}
+	for addr, want := range tests {
+		assert.Equal(t, want, defaultPublicURL(addr), addr)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	cfg, err := parseFlags(nil, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, ":9090", cfg.addr)
+	assert.Equal(t, "127.0.0.1:6060", cfg.admin)
+	assert.Equal(t, "testdata/campaigns.json", cfg.campaigns)
+	assert.Equal(t, "dsp", cfg.seat)
+	assert.Equal(t, "http://localhost:9090", cfg.publicURL)
+
+	cfg, err = parseFlags([]string{"-addr", "127.0.0.1:8000", "-seat", "s1", "-public-url", "https://bid.example/"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "https://bid.example/", cfg.publicURL, "the trailing slash is dropped by the server")
+	assert.Equal(t, "s1", cfg.seat)
+
+	_, err = parseFlags([]string{"-nope"}, io.Discard)
+	assert.Error(t, err)
+	_, err = parseFlags([]string{"extra"}, io.Discard)
+	assert.Error(t, err)
+}
