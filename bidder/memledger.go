@@ -18,8 +18,8 @@ type MemoryLedger struct {
 	seed   maphash.Seed
 	dayTTL time.Duration
 	clock  func() time.Time
-	days   [memShards]dayShard
-	freq   [memShards]freqShard
+	days   [memShards]shard[dayKey, dayCounters]
+	freq   [memShards]shard[freqKey, freqCounter]
 }
 
 type dayKey struct {
@@ -32,9 +32,47 @@ type dayCounters struct {
 	touched           atomic.Int64 // Unix seconds of the last write
 }
 
-type dayShard struct {
+// shard is one lock's worth of a sharded map of counters.
+type shard[K comparable, V any] struct {
 	mu sync.RWMutex
-	m  map[dayKey]*dayCounters
+	m  map[K]*V
+}
+
+// get returns the counters of k, creating them when create is set.
+func (s *shard[K, V]) get(k K, create bool) *V {
+	s.mu.RLock()
+	c := s.m[k]
+	s.mu.RUnlock()
+	if c != nil || !create {
+		return c
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c = s.m[k]; c == nil {
+		c = new(V)
+		s.m[k] = c
+	}
+	return c
+}
+
+// sweep deletes the entries expired says so of, and returns how many.
+func (s *shard[K, V]) sweep(expired func(K, *V) bool) int {
+	n := 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, c := range s.m {
+		if expired(k, c) {
+			delete(s.m, k)
+			n++
+		}
+	}
+	return n
+}
+
+func (s *shard[K, V]) len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.m)
 }
 
 type freqKey struct {
@@ -45,11 +83,6 @@ type freqKey struct {
 type freqCounter struct {
 	wins    atomic.Int64
 	touched atomic.Int64 // Unix seconds of the last write
-}
-
-type freqShard struct {
-	mu sync.RWMutex
-	m  map[freqKey]*freqCounter
 }
 
 // DefaultDayTTL is how long a campaign's daily counters live after their last
@@ -81,48 +114,14 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	return l
 }
 
-func (l *MemoryLedger) dayShard(k dayKey) *dayShard {
-	h := maphash.String(l.seed, k.campaign) + uint64(k.day)*0x9e3779b97f4a7c15
-	return &l.days[h&(memShards-1)]
-}
-
-func (l *MemoryLedger) freqShard(k freqKey) *freqShard {
-	h := maphash.String(l.seed, k.uid) ^ maphash.String(l.seed, k.campaign)
-	return &l.freq[h&(memShards-1)]
-}
-
 func (l *MemoryLedger) day(k dayKey, create bool) *dayCounters {
-	s := l.dayShard(k)
-	s.mu.RLock()
-	c := s.m[k]
-	s.mu.RUnlock()
-	if c != nil || !create {
-		return c
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c = s.m[k]; c == nil {
-		c = new(dayCounters)
-		s.m[k] = c
-	}
-	return c
+	h := maphash.String(l.seed, k.campaign) + uint64(k.day)*0x9e3779b97f4a7c15
+	return l.days[h&(memShards-1)].get(k, create)
 }
 
 func (l *MemoryLedger) freqCounter(k freqKey, create bool) *freqCounter {
-	s := l.freqShard(k)
-	s.mu.RLock()
-	c := s.m[k]
-	s.mu.RUnlock()
-	if c != nil || !create {
-		return c
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c = s.m[k]; c == nil {
-		c = new(freqCounter)
-		s.m[k] = c
-	}
-	return c
+	h := maphash.String(l.seed, k.uid) ^ maphash.String(l.seed, k.campaign)
+	return l.freq[h&(memShards-1)].get(k, create)
 }
 
 // Usage implements Ledger.
@@ -180,26 +179,8 @@ func (l *MemoryLedger) Sweep(now time.Time) (evicted int) {
 	sec := now.Unix()
 	dayTTL := int64(l.dayTTL / time.Second)
 	for i := range l.days {
-		s := &l.days[i]
-		s.mu.Lock()
-		for k, c := range s.m {
-			if c.touched.Load()+dayTTL <= sec {
-				delete(s.m, k)
-				evicted++
-			}
-		}
-		s.mu.Unlock()
-	}
-	for i := range l.freq {
-		s := &l.freq[i]
-		s.mu.Lock()
-		for k, c := range s.m {
-			if c.touched.Load()+k.period <= sec {
-				delete(s.m, k)
-				evicted++
-			}
-		}
-		s.mu.Unlock()
+		evicted += l.days[i].sweep(func(_ dayKey, c *dayCounters) bool { return c.touched.Load()+dayTTL <= sec })
+		evicted += l.freq[i].sweep(func(k freqKey, c *freqCounter) bool { return c.touched.Load()+k.period <= sec })
 	}
 	return evicted
 }
@@ -207,12 +188,8 @@ func (l *MemoryLedger) Sweep(now time.Time) (evicted int) {
 // Sizes returns the number of daily and frequency counters held.
 func (l *MemoryLedger) Sizes() (days, freq int) {
 	for i := range l.days {
-		l.days[i].mu.RLock()
-		days += len(l.days[i].m)
-		l.days[i].mu.RUnlock()
-		l.freq[i].mu.RLock()
-		freq += len(l.freq[i].m)
-		l.freq[i].mu.RUnlock()
+		days += l.days[i].len()
+		freq += l.freq[i].len()
 	}
 	return days, freq
 }

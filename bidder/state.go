@@ -65,30 +65,11 @@ func (id BidID) String() string { return hex.EncodeToString(id[:]) }
 // ParseBidID parses 32 hex digits (either case).
 func ParseBidID[S ~string | ~[]byte](s S) (BidID, bool) {
 	var id BidID
-	if len(s) != 2*len(id) {
+	if len(s) != hex.EncodedLen(len(id)) {
 		return id, false
 	}
-	for i := range id {
-		hi, ok1 := unhex(s[2*i])
-		lo, ok2 := unhex(s[2*i+1])
-		if !ok1 || !ok2 {
-			return id, false
-		}
-		id[i] = hi<<4 | lo
-	}
-	return id, true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	_, err := hex.Decode(id[:], []byte(s))
+	return id, err == nil
 }
 
 // BidRecord is what the server keeps of each bid it made, until its win
