@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 5s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk testdata clean
 
 all: build
 
@@ -15,6 +15,7 @@ build:
 	$(GO) build -o $(BIN)/dspd ./cmd/dspd
 	$(GO) build -o $(BIN)/gendata ./cmd/gendata
 	$(GO) build -o $(BIN)/bareserver ./cmd/bareserver
+	$(GO) build -o $(BIN)/loadgen ./cmd/loadgen
 
 run: build
 	$(BIN)/dspd -addr :9090 -admin 127.0.0.1:6060 -campaigns testdata/campaigns.json
@@ -39,6 +40,10 @@ bench:
 # The request rate of dspd next to a bare net/http server, wrk on the other CPU.
 rate:
 	scripts/rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# How hard loadgen drives a trivial server compared with wrk, on the other CPU.
+loadgen-vs-wrk:
+	scripts/loadgen-vs-wrk.sh $(or $(ROUNDS),5) $(or $(DURATION),5s) $(or $(CONNS),50)
 
 testdata:
 	$(GO) run ./cmd/gendata -out testdata

@@ -3,6 +3,7 @@ module github.com/recbid/dspd
 go 1.26.8
 
 require (
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/json-iterator/go v1.1.12
 	github.com/prometheus/client_golang v1.25.0
