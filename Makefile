@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 5s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java testdata clean
 
 all: build
 
@@ -44,6 +44,19 @@ rate:
 # How hard loadgen drives a trivial server compared with wrk, on the other CPU.
 loadgen-vs-wrk:
 	scripts/loadgen-vs-wrk.sh $(or $(ROUNDS),5) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# The 2016 experiment, re-run fairly: a table here, report.md, report.json and
+# charts in out/compare-java/. N, DURATION and ROUNDS scale it.
+compare-java:
+	scripts/compare-java.sh $(or $(N),10000) $(or $(DURATION),10s) $(or $(ROUNDS),3)
+
+# A CPU and an allocs profile of dspd under load, in out/profile/.
+profile:
+	scripts/profile.sh
+
+# profile, then make the CPU profile cmd/dspd/default.pgo (profile-guided optimisation).
+pgo:
+	scripts/profile.sh pgo
 
 testdata:
 	$(GO) run ./cmd/gendata -out testdata

@@ -253,3 +253,12 @@ func (res *Result) sortedStatuses() []string {
 	})
 	return keys
 }
+
+// LatencyAt returns the latency in milliseconds at percentile p (0–100) of
+// the total-latency histogram.
+func (res *Result) LatencyAt(p float64) float64 {
+	if res.hist.total == nil {
+		return 0
+	}
+	return float64(res.hist.total.ValueAtQuantile(p)) / 1000
+}

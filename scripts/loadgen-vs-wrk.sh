@@ -13,10 +13,10 @@ need_pkg wrk wrk
 go build -o bin/loadgen ./cmd/loadgen
 go build -o bin/bareserver ./cmd/bareserver
 trap stop_all EXIT
-background taskset -c $server_cpu bin/bareserver -addr 127.0.0.1:19191 -body testdata/golden/post.data.json
-wait_http http://127.0.0.1:19191/
+background taskset -c $server_cpu bin/bareserver -addr 127.0.0.1:19593 -body testdata/golden/post.data.json
+wait_http http://127.0.0.1:19593/
 
-url=http://127.0.0.1:19191/
+url=http://127.0.0.1:19593/
 loadgen_rate() {
   local out
   out=$(taskset -c "$load_cpu" bin/loadgen -q -k -c "$conns" -d "$duration" "$url")

@@ -14,22 +14,22 @@ go build -o bin/bareserver ./cmd/bareserver
 tmp=$(mktemp -d)
 trap 'stop_all; rm -rf "$tmp"' EXIT
 
-background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19090 -admin 127.0.0.1:16060 -log-level warn
-wait_http http://127.0.0.1:16060/readyz
+background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19591 -admin 127.0.0.1:16591 -log-level warn
+wait_http http://127.0.0.1:16591/readyz
 # the bare server answers with the very bytes dspd gives post.data
 curl -fsS -o "$tmp/response.json" -H 'Content-Type: application/x-www-form-urlencoded' \
-  --data-binary @testdata/post.data http://127.0.0.1:19090/dsp/recbid
-background taskset -c $server_cpu bin/bareserver -addr 127.0.0.1:19191 -body "$tmp/response.json"
-wait_http http://127.0.0.1:19191/ x
+  --data-binary @testdata/post.data http://127.0.0.1:19591/dsp/recbid
+background taskset -c $server_cpu bin/bareserver -addr 127.0.0.1:19592 -body "$tmp/response.json"
+wait_http http://127.0.0.1:19592/ x
 
 args=(-t1 -c"$conns" -d"$duration" -s scripts/wrk-post.lua)
 echo "warming up" >&2
-wrk_rate http://127.0.0.1:19090/dsp/recbid "${args[@]}" >/dev/null
-wrk_rate http://127.0.0.1:19191/ "${args[@]}" >/dev/null
+wrk_rate http://127.0.0.1:19591/dsp/recbid "${args[@]}" >/dev/null
+wrk_rate http://127.0.0.1:19592/ "${args[@]}" >/dev/null
 d=() b=()
 for r in $(seq "$rounds"); do
-  d+=("$(wrk_rate http://127.0.0.1:19090/dsp/recbid "${args[@]}")")
-  b+=("$(wrk_rate http://127.0.0.1:19191/ "${args[@]}")")
+  d+=("$(wrk_rate http://127.0.0.1:19591/dsp/recbid "${args[@]}")")
+  b+=("$(wrk_rate http://127.0.0.1:19592/ "${args[@]}")")
   echo "round $r: dspd ${d[-1]} req/s, bare net/http ${b[-1]} req/s" >&2
 done
 md=$(median "${d[@]}") mb=$(median "${b[@]}")
