@@ -24,6 +24,7 @@ func newRouter() *chi.Mux {
 // default listen address is loopback).
 func (s *Server) AdminHandler() http.Handler {
 	r := newRouter()
+	r.Use(s.recoverPanics)
 	r.HandleFunc("/debug/pprof/*", pprof.Index)
 	r.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	r.HandleFunc("/debug/pprof/profile", pprof.Profile)

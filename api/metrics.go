@@ -24,6 +24,7 @@ type metrics struct {
 	reloadOK, reloadFailed prometheus.Counter
 	campaigns              prometheus.Gauge
 	stateErrors            prometheus.Counter
+	panics                 prometheus.Counter
 }
 
 func newMetrics(engine *bidder.Engine) *metrics {
@@ -67,6 +68,10 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Name: "dspd_state_errors_total",
 			Help: "Failures of the budget, frequency or bid-record store.",
 		}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "dspd_panics_total",
+			Help: "Panics recovered in handlers (each answered 500 and logged).",
+		}),
 	}
 	for _, r := range bidder.NoBidReasons() {
 		m.reasons[r] = nobid.WithLabelValues(r.String())
@@ -92,6 +97,7 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	f(reloads)
 	f(m.campaigns)
 	f(m.stateErrors)
+	f(m.panics)
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "dspd_bid_store_records",
 		Help: "Bid records held for win notices.",
@@ -104,6 +110,16 @@ func newMetrics(engine *bidder.Engine) *metrics {
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "dspd_bid_store_evicted_total",
 			Help: "Bid records evicted before their time to live because the store was full.",
+		}, func() float64 { _, e := ev.Evictions(); return float64(e) }))
+	}
+	if ev, ok := engine.Ledger().(interface{ Evictions() (int64, int64) }); ok {
+		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "dspd_ledger_expired_total",
+			Help: "Budget and frequency counters dropped at the end of their time to live.",
+		}, func() float64 { e, _ := ev.Evictions(); return float64(e) }))
+		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "dspd_ledger_evicted_total",
+			Help: "Budget and frequency counters evicted early because their cap was reached.",
 		}, func() float64 { _, e := ev.Evictions(); return float64(e) }))
 	}
 	if sz, ok := engine.Ledger().(interface{ Sizes() (int, int) }); ok {

@@ -130,9 +130,11 @@ const (
 )
 
 // PublicHandler returns the router of the public listener: the bidding
-// endpoints and 404 elsewhere, with no middleware.
+// endpoints and 404 elsewhere. Its only middleware turns panics into 500s;
+// it neither logs nor allocates per request.
 func (s *Server) PublicHandler() http.Handler {
 	r := newRouter()
+	r.Use(s.recoverPanics)
 	r.HandleFunc(recbidPath, s.handleRecbid)
 	r.HandleFunc(winPath, s.handleWin)
 	return r

@@ -1,8 +1,10 @@
 package bidder
 
 import (
+	"cmp"
 	"context"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,13 +15,17 @@ const memShards = 64 // a power of two
 // MemoryLedger is the default Ledger: sharded maps of atomic counters in
 // this process. Reads take a shard's read lock; writes add atomically, so
 // concurrent wins are never lost and no global lock is taken. Counters are
-// evicted by Sweep once they have not been written for their time to live.
+// evicted by Sweep once they have not been written for their time to live,
+// and each kind is bounded by a hard cap.
 type MemoryLedger struct {
-	seed   maphash.Seed
-	dayTTL time.Duration
-	clock  func() time.Time
-	days   [memShards]shard[dayKey, dayCounters]
-	freq   [memShards]shard[freqKey, freqCounter]
+	seed       maphash.Seed
+	clock      func() time.Time
+	days       [memShards]shard[dayKey, dayCounters]
+	freq       [memShards]shard[freqKey, freqCounter]
+	dayPolicy  policy[dayKey, dayCounters]
+	freqPolicy policy[freqKey, freqCounter]
+	expired    atomic.Int64
+	evicted    atomic.Int64
 }
 
 type dayKey struct {
@@ -32,14 +38,25 @@ type dayCounters struct {
 	touched           atomic.Int64 // Unix seconds of the last write
 }
 
-// shard is one lock's worth of a sharded map of counters.
+// shard is one lock's worth of a sharded map of counters, holding at most
+// max entries.
 type shard[K comparable, V any] struct {
-	mu sync.RWMutex
-	m  map[K]*V
+	mu  sync.RWMutex
+	m   map[K]*V
+	max int
 }
 
-// get returns the counters of k, creating them when create is set.
-func (s *shard[K, V]) get(k K, create bool) *V {
+// policy says how a shard's entries age: when one expired, and when it was
+// last written.
+type policy[K comparable, V any] struct {
+	expired   func(k K, v *V, nowSec int64) bool
+	lastWrite func(v *V) int64
+}
+
+// get returns the counters of k, creating them when create is set. A full
+// shard first drops its expired entries, then its least recently written
+// sixteenth; evicted counts what went for want of room.
+func (s *shard[K, V]) get(k K, create bool, pol *policy[K, V], nowSec int64, evicted *atomic.Int64) *V {
 	s.mu.RLock()
 	c := s.m[k]
 	s.mu.RUnlock()
@@ -49,19 +66,47 @@ func (s *shard[K, V]) get(k K, create bool) *V {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c = s.m[k]; c == nil {
+		if len(s.m) >= s.max {
+			s.makeRoom(pol, nowSec, evicted)
+		}
 		c = new(V)
 		s.m[k] = c
 	}
 	return c
 }
 
-// sweep deletes the entries expired says so of, and returns how many.
-func (s *shard[K, V]) sweep(expired func(K, *V) bool) int {
+func (s *shard[K, V]) makeRoom(pol *policy[K, V], nowSec int64, evicted *atomic.Int64) {
+	for k, v := range s.m {
+		if pol.expired(k, v, nowSec) {
+			delete(s.m, k)
+		}
+	}
+	if len(s.m) < s.max {
+		return
+	}
+	type aged struct {
+		k K
+		t int64
+	}
+	all := make([]aged, 0, len(s.m))
+	for k, v := range s.m {
+		all = append(all, aged{k, pol.lastWrite(v)})
+	}
+	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.t, b.t) })
+	n := len(all)/16 + 1
+	for _, a := range all[:n] {
+		delete(s.m, a.k)
+	}
+	evicted.Add(int64(n))
+}
+
+// sweep deletes the expired entries and returns how many.
+func (s *shard[K, V]) sweep(pol *policy[K, V], nowSec int64) int {
 	n := 0
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, c := range s.m {
-		if expired(k, c) {
+		if pol.expired(k, c, nowSec) {
 			delete(s.m, k)
 			n++
 		}
@@ -85,15 +130,31 @@ type freqCounter struct {
 	touched atomic.Int64 // Unix seconds of the last write
 }
 
-// DefaultDayTTL is how long a campaign's daily counters live after their last
-// write: long enough for /admin/stats to answer about the past week.
-const DefaultDayTTL = 8 * 24 * time.Hour
+// Defaults of MemoryLedgerConfig.
+const (
+	// DefaultDayTTL is how long a campaign's daily counters live after their
+	// last write: long enough for /admin/stats to answer about the past week.
+	DefaultDayTTL = 8 * 24 * time.Hour
+	// DefaultMaxDayCounters bounds the (campaign, day) counters: 1,000
+	// campaigns for 8 days need 8,000.
+	DefaultMaxDayCounters = 1_000_000
+	// DefaultMaxFreqCounters bounds the (user, campaign, window) counters,
+	// about 150 bytes each.
+	DefaultMaxFreqCounters = 5_000_000
+)
 
 // MemoryLedgerConfig configures a MemoryLedger; the zero value is usable.
 type MemoryLedgerConfig struct {
 	// DayTTL is how long daily counters live after their last write
 	// (default DefaultDayTTL). Frequency counters live their period.
 	DayTTL time.Duration
+	// MaxDayCounters and MaxFreqCounters are hard caps (defaults above).
+	// When one is reached, expired counters go first, then the least
+	// recently written, counted by Evictions. Losing a frequency counter can
+	// let a user see a campaign more often than its cap; losing a daily
+	// counter can let a campaign overspend that day, which is why daily
+	// counters get a generous cap and the least recently written go first.
+	MaxDayCounters, MaxFreqCounters int
 	// Clock is the wall clock for time-to-live bookkeeping (default time.Now).
 	Clock func() time.Time
 }
@@ -103,25 +164,43 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	if cfg.DayTTL <= 0 {
 		cfg.DayTTL = DefaultDayTTL
 	}
+	if cfg.MaxDayCounters <= 0 {
+		cfg.MaxDayCounters = DefaultMaxDayCounters
+	}
+	if cfg.MaxFreqCounters <= 0 {
+		cfg.MaxFreqCounters = DefaultMaxFreqCounters
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	l := &MemoryLedger{seed: maphash.MakeSeed(), dayTTL: cfg.DayTTL, clock: cfg.Clock}
+	dayTTL := int64(cfg.DayTTL / time.Second)
+	l := &MemoryLedger{
+		seed:  maphash.MakeSeed(),
+		clock: cfg.Clock,
+		dayPolicy: policy[dayKey, dayCounters]{
+			expired:   func(_ dayKey, c *dayCounters, now int64) bool { return c.touched.Load()+dayTTL <= now },
+			lastWrite: func(c *dayCounters) int64 { return c.touched.Load() },
+		},
+		freqPolicy: policy[freqKey, freqCounter]{
+			expired:   func(k freqKey, c *freqCounter, now int64) bool { return c.touched.Load()+k.period <= now },
+			lastWrite: func(c *freqCounter) int64 { return c.touched.Load() },
+		},
+	}
 	for i := range l.days {
-		l.days[i].m = make(map[dayKey]*dayCounters)
-		l.freq[i].m = make(map[freqKey]*freqCounter)
+		l.days[i] = shard[dayKey, dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
+		l.freq[i] = shard[freqKey, freqCounter]{m: make(map[freqKey]*freqCounter), max: max(1, cfg.MaxFreqCounters/memShards)}
 	}
 	return l
 }
 
-func (l *MemoryLedger) day(k dayKey, create bool) *dayCounters {
+func (l *MemoryLedger) day(k dayKey, create bool, now int64) *dayCounters {
 	h := maphash.String(l.seed, k.campaign) + uint64(k.day)*0x9e3779b97f4a7c15
-	return l.days[h&(memShards-1)].get(k, create)
+	return l.days[h&(memShards-1)].get(k, create, &l.dayPolicy, now, &l.evicted)
 }
 
-func (l *MemoryLedger) freqCounter(k freqKey, create bool) *freqCounter {
+func (l *MemoryLedger) freqCounter(k freqKey, create bool, now int64) *freqCounter {
 	h := maphash.String(l.seed, k.uid) ^ maphash.String(l.seed, k.campaign)
-	return l.freq[h&(memShards-1)].get(k, create)
+	return l.freq[h&(memShards-1)].get(k, create, &l.freqPolicy, now, &l.evicted)
 }
 
 // Usage implements Ledger.
@@ -129,11 +208,11 @@ func (l *MemoryLedger) Usage(_ context.Context, qs []UsageQuery) error {
 	for i := range qs {
 		q := &qs[i]
 		q.Spent, q.Wins = 0, 0
-		if c := l.day(dayKey{q.CampaignID, q.Day}, false); c != nil {
+		if c := l.day(dayKey{q.CampaignID, q.Day}, false, 0); c != nil {
 			q.Spent = Micros(c.spend.Load())
 		}
 		if q.UID != "" {
-			if c := l.freqCounter(freqKey{q.UID, q.CampaignID, q.PeriodS, q.Window}, false); c != nil {
+			if c := l.freqCounter(freqKey{q.UID, q.CampaignID, q.PeriodS, q.Window}, false, 0); c != nil {
 				q.Wins = c.wins.Load()
 			}
 		}
@@ -143,21 +222,22 @@ func (l *MemoryLedger) Usage(_ context.Context, qs []UsageQuery) error {
 
 // RecordBid implements Ledger.
 func (l *MemoryLedger) RecordBid(_ context.Context, campaignID string, day Day) error {
-	c := l.day(dayKey{campaignID, day}, true)
+	now := l.clock().Unix()
+	c := l.day(dayKey{campaignID, day}, true, now)
 	c.bids.Add(1)
-	c.touched.Store(l.clock().Unix())
+	c.touched.Store(now)
 	return nil
 }
 
 // RecordWin implements Ledger.
 func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 	now := l.clock().Unix()
-	c := l.day(dayKey{w.CampaignID, w.Day}, true)
+	c := l.day(dayKey{w.CampaignID, w.Day}, true, now)
 	c.wins.Add(1)
 	c.spend.Add(int64(w.Price))
 	c.touched.Store(now)
 	if w.UID != "" && w.PeriodS > 0 {
-		f := l.freqCounter(freqKey{w.UID, w.CampaignID, w.PeriodS, w.Window}, true)
+		f := l.freqCounter(freqKey{w.UID, w.CampaignID, w.PeriodS, w.Window}, true, now)
 		f.wins.Add(1)
 		f.touched.Store(now)
 	}
@@ -166,7 +246,7 @@ func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 
 // Stats implements Ledger.
 func (l *MemoryLedger) Stats(_ context.Context, campaignID string, day Day) (DayStats, bool, error) {
-	c := l.day(dayKey{campaignID, day}, false)
+	c := l.day(dayKey{campaignID, day}, false, 0)
 	if c == nil {
 		return DayStats{}, false, nil
 	}
@@ -177,11 +257,11 @@ func (l *MemoryLedger) Stats(_ context.Context, campaignID string, day Day) (Day
 // returns how many it evicted.
 func (l *MemoryLedger) Sweep(now time.Time) (evicted int) {
 	sec := now.Unix()
-	dayTTL := int64(l.dayTTL / time.Second)
 	for i := range l.days {
-		evicted += l.days[i].sweep(func(_ dayKey, c *dayCounters) bool { return c.touched.Load()+dayTTL <= sec })
-		evicted += l.freq[i].sweep(func(k freqKey, c *freqCounter) bool { return c.touched.Load()+k.period <= sec })
+		evicted += l.days[i].sweep(&l.dayPolicy, sec)
+		evicted += l.freq[i].sweep(&l.freqPolicy, sec)
 	}
+	l.expired.Add(int64(evicted))
 	return evicted
 }
 
@@ -192,4 +272,10 @@ func (l *MemoryLedger) Sizes() (days, freq int) {
 		freq += l.freq[i].len()
 	}
 	return days, freq
+}
+
+// Evictions returns how many counters were dropped at the end of their
+// time to live, and how many earlier because their cap was reached.
+func (l *MemoryLedger) Evictions() (expired, evicted int64) {
+	return l.expired.Load(), l.evicted.Load()
 }

@@ -2,6 +2,7 @@ package bidder
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -238,4 +239,35 @@ func TestConcurrentWinsAreExact(t *testing.T) {
 	n := 0
 	duplicates.Range(func(any, any) bool { n++; return true })
 	assert.Equal(t, len(all)*(workers*dupes-1), n)
+}
+
+func TestMemoryLedgerCaps(t *testing.T) {
+	ctx := context.Background()
+	now := testNow
+	l := NewMemoryLedger(MemoryLedgerConfig{MaxFreqCounters: memShards * 4, MaxDayCounters: memShards * 4,
+		Clock: func() time.Time { return now }})
+	for i := range 5000 {
+		now = testNow.Add(time.Duration(i) * time.Second) // later users are written later
+		require.NoError(t, l.RecordWin(ctx, Win{CampaignID: "c1", Day: Day(i % 3), Price: 1,
+			UID: fmt.Sprintf("user-%d", i), PeriodS: 86400, Window: 1}))
+	}
+	days, freq := l.Sizes()
+	assert.LessOrEqual(t, freq, memShards*4, "never above the cap")
+	assert.Equal(t, 3, days)
+	_, evicted := l.Evictions()
+	assert.Equal(t, int64(5000-freq), evicted, "every counter that went is counted")
+	qs := []UsageQuery{{CampaignID: "c1", Day: 1, UID: "user-4999", PeriodS: 86400, Window: 1},
+		{CampaignID: "c1", Day: 1, UID: "user-0", PeriodS: 86400, Window: 1}}
+	require.NoError(t, l.Usage(ctx, qs))
+	assert.Equal(t, int64(1), qs[0].Wins, "the most recent user is kept")
+	assert.Equal(t, int64(0), qs[1].Wins, "the least recently written went first")
+
+	// Expired counters make room before live ones are evicted.
+	l = NewMemoryLedger(MemoryLedgerConfig{MaxFreqCounters: memShards, Clock: func() time.Time { return now }})
+	for i := range 2000 {
+		now = testNow.Add(time.Duration(i) * time.Hour) // each past its one-hour period when the next comes
+		require.NoError(t, l.RecordWin(ctx, Win{CampaignID: "c", Day: 1, Price: 1, UID: fmt.Sprint(i), PeriodS: 3600, Window: int64(i)}))
+	}
+	_, evicted = l.Evictions()
+	assert.Equal(t, int64(0), evicted)
 }

@@ -21,6 +21,7 @@ type config struct {
 	safetyMargin time.Duration
 	bidTTL       time.Duration
 	maxBids      int
+	maxFreq      int
 	drainTimeout time.Duration
 	sweepEvery   time.Duration
 	logFormat    string
@@ -43,6 +44,7 @@ func defaultConfig() config {
 		safetyMargin: bidder.DefaultSafetyMargin,
 		bidTTL:       bidder.DefaultBidTTL,
 		maxBids:      bidder.DefaultMaxBids,
+		maxFreq:      bidder.DefaultMaxFreqCounters,
 		drainTimeout: 15 * time.Second,
 		sweepEvery:   time.Minute,
 		logFormat:    "text",
@@ -69,7 +71,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.publicURL, "public-url", "", "base URL of win notices in nurl (default http:// + the public address, localhost when its host is empty)")
 	fs.DurationVar(&c.safetyMargin, "safety-margin", c.safetyMargin, "time kept back from tmax: a decision later than tmax minus this is a no bid (timeout)")
 	fs.DurationVar(&c.bidTTL, "bid-ttl", c.bidTTL, "how long bid records wait for their win notice")
-	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, "most bid records held; the oldest are evicted first")
+	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, "most bid records held (about 250 bytes each); the oldest are evicted first")
+	fs.IntVar(&c.maxFreq, "max-freq-counters", c.maxFreq, "most frequency counters held (about 150 bytes each); the least recently written are evicted first")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", c.drainTimeout, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log level: debug, info, warn or error")

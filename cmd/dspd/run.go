@@ -28,7 +28,7 @@ type hooks struct {
 // returns nil. A campaigns file with any error stops it before it listens.
 func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal, h hooks) error {
 	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}),
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq}),
 		bidder.NewMemoryBidStore(cfg.bidTTL, cfg.maxBids))
 	srv, err := api.NewServer(api.Config{
 		Seat:          cfg.seat,
