@@ -22,6 +22,8 @@ type hooks struct {
 	draining func()
 	// connState follows the public listener's connections.
 	connState func(net.Conn, http.ConnState)
+	// wrap, when set, wraps the public handler (tests count requests with it).
+	wrap func(http.Handler) http.Handler
 }
 
 // run loads the campaigns, serves until ctx is done, then drains and
@@ -52,7 +54,11 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		publicLn.Close()
 		return fmt.Errorf("admin listener: %w", err)
 	}
-	public := newHTTPServer(srv.PublicHandler(), cfg.timeouts, log)
+	publicHandler := srv.PublicHandler()
+	if h.wrap != nil {
+		publicHandler = h.wrap(publicHandler)
+	}
+	public := newHTTPServer(publicHandler, cfg.timeouts, log)
 	adminTimeouts := cfg.timeouts
 	adminTimeouts.write = 2 * time.Minute // long enough for a 60 s CPU profile
 	admin := newHTTPServer(srv.AdminHandler(), adminTimeouts, log)
