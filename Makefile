@@ -5,9 +5,9 @@ export PATH := /usr/local/go/bin:$(PATH)
 
 GO      ?= go
 BIN     := bin
-FUZZTIME ?= 5s
+FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak testdata clean
 
 all: build
 
@@ -23,6 +23,7 @@ run: build
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForm$$' -fuzztime $(FUZZTIME) ./api
+	$(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
 
 vet:
 	$(GO) vet ./...
@@ -49,6 +50,11 @@ loadgen-vs-wrk:
 # charts in out/compare-java/. N, DURATION and ROUNDS scale it.
 compare-java:
 	scripts/compare-java.sh $(or $(N),10000) $(or $(DURATION),10s) $(or $(ROUNDS),3)
+
+# c10k (10,000 keep-alive connections, 1,000,000 requests), 5,000,000 bids
+# through the memory caps, reload of 100,000 campaigns under load, 60 s fuzzing.
+soak:
+	scripts/soak.sh $(or $(CONNS),10000) $(or $(REQUESTS),1000000) $(or $(SOAK_FUZZTIME),60s)
 
 # A CPU and an allocs profile of dspd under load, in out/profile/.
 profile:
