@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak java-baseline testdata clean
 
 all: build
 
@@ -45,6 +45,11 @@ rate:
 # How hard loadgen drives a trivial server compared with wrk, on the other CPU.
 loadgen-vs-wrk:
 	scripts/loadgen-vs-wrk.sh $(or $(ROUNDS),5) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# The Java (Tomcat + Jackson) baseline, compiled from Debian packages
+# (installed when missing and running as root); run it with java-baseline/run.sh.
+java-baseline:
+	java-baseline/build.sh
 
 # The 2016 experiment, re-run fairly: a table here, report.md, report.json and
 # charts in out/compare-java/. N, DURATION and ROUNDS scale it.

@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,17 +45,22 @@ func readBody(r *http.Request, buf *bodyBuf) ([]byte, error) {
 const formMediaType = "application/x-www-form-urlencoded"
 
 // isFormContentType accepts application/x-www-form-urlencoded in any case,
-// with no parameter or only a charset parameter.
+// alone or followed by parameters "; name=value" whose names are all
+// charset (any case, any value). Spaces and tabs around the parts are
+// allowed, and so is a trailing ';'.
 func isFormContentType(ct string) bool {
-	if len(ct) == len(formMediaType) && strings.EqualFold(ct, formMediaType) {
-		return true // the common case, without allocating
-	}
-	mt, params, err := mime.ParseMediaType(ct)
-	if err != nil || mt != formMediaType {
+	media, params, _ := strings.Cut(ct, ";")
+	if !strings.EqualFold(strings.Trim(media, " \t"), formMediaType) {
 		return false
 	}
-	for k := range params {
-		if k != "charset" {
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		if p = strings.Trim(p, " \t"); p == "" {
+			continue
+		}
+		name, _, ok := strings.Cut(p, "=")
+		if !ok || !strings.EqualFold(strings.Trim(name, " \t"), "charset") {
 			return false
 		}
 	}

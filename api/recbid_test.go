@@ -95,6 +95,12 @@ func TestRecbidErrors(t *testing.T) {
 		{name: "later value ignored", body: validBody + "&floor=1&floor=x", status: accepted},
 		{name: "ignored key may be long", body: validBody + "&ua=" + long(2000), status: accepted},
 		{name: "charset allowed", contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8", body: validBody, status: accepted},
+		{name: "spaces, tabs, a trailing semicolon", contentType: " application/x-www-form-urlencoded\t;CHARSET = x ; ", body: validBody, status: accepted},
+		{name: "charset twice", contentType: "application/x-www-form-urlencoded; charset=a; charset=b", body: validBody, status: accepted},
+		{name: "RFC 2231 parameter", contentType: "application/x-www-form-urlencoded; foo*=x", body: validBody, status: 415, code: "unsupported_media_type"},
+		{name: "parameter without a value", contentType: "application/x-www-form-urlencoded; charset", body: validBody, status: 415, code: "unsupported_media_type"},
+		{name: "media type prefix", contentType: "application/x-www-form-urlencodedx", body: validBody, status: 415, code: "unsupported_media_type"},
+		{name: "many leading zeros", body: "id=a&imp_id=1&w=000000000000000000000300&h=0250&ts=0001793779200000", status: accepted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -149,7 +149,13 @@ func str(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 // parseInt parses ASCII digits (no sign, no spaces; leading zeros allowed)
 // within [lo, hi].
 func parseInt(b []byte, lo, hi int64) (int64, bool) {
-	if len(b) == 0 || len(b) > 19 {
+	if len(b) == 0 {
+		return 0, false
+	}
+	for len(b) > 1 && b[0] == '0' {
+		b = b[1:]
+	}
+	if len(b) > 19 {
 		return 0, false
 	}
 	var n int64

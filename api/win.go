@@ -22,7 +22,7 @@ func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
 	}
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
-	if len(r.URL.RawQuery) > len(buf) {
+	if len(r.URL.RawQuery) > MaxBodyBytes {
 		s.winReject(errBadQuery)
 		writeError(w, http.StatusBadRequest, errBadQuery, "", "query too long")
 		return

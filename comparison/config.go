@@ -22,7 +22,8 @@ type Config struct {
 	DspdBin      string // dspd built with default.pgo (when there is one)
 	DspdNoPGOBin string // dspd built with -pgo=off; "" to leave it out
 	JavaRun      string // java-baseline/run.sh
-	Heap         string // fixed heap of both runtimes, e.g. "512m"
+	Heap         string // fixed heap of both runtimes, e.g. "1g"
+	MaxBids      int    // -max-bids of both servers, so that their bid stores fit the heap
 
 	ServerCPU, LoadCPU int // taskset CPUs; equal when the machine has one
 	Log                func(format string, args ...any)
@@ -34,7 +35,7 @@ func DefaultConfig() Config {
 		Requests: 10000, Duration: 10 * time.Second, Rounds: 3,
 		ParityN: 2000, RateFactor: 0.8,
 		Campaigns: "testdata/campaigns.json", PostData: "testdata/post.data", Corpus: "testdata/requests.txt",
-		OutDir: "out/compare-java", JavaRun: "java-baseline/run.sh", Heap: "512m",
+		OutDir: "out/compare-java", JavaRun: "java-baseline/run.sh", Heap: "1g", MaxBids: 1_000_000,
 		ServerCPU: 0, LoadCPU: 1,
 	}
 }

@@ -63,6 +63,7 @@ func settings(c *Config) map[string]string {
 		"load_cpu":       fmt.Sprint(c.LoadCPU),
 		"heap":           c.Heap + " (Java -Xms=-Xmx; Go GOMEMLIMIT " + goMemLimit(c.Heap) + ")",
 		"cpu_count":      "1 each (GOMAXPROCS=1; -XX:ActiveProcessorCount=1)",
+		"max_bids":       fmt.Sprint(c.MaxBids) + " bid records at most, both servers",
 		"campaigns":      c.Campaigns,
 		"load_driver":    "loadgen's engine (package loadtest), in this process",
 		"latency_source": "HDR histograms, 1 µs–1 h, 3 significant digits",

@@ -191,20 +191,21 @@ func readLines(path string) ([][]byte, error) {
 func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report) ([]*server, error) {
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	goEnv := []string{"GOMAXPROCS=1", "GOMEMLIMIT=" + goMemLimit(cfg.Heap)}
+	maxBids := fmt.Sprint(cfg.MaxBids)
 	type spec struct {
 		name, label, addr string
 		argv, env         []string
 	}
 	specs := []spec{
 		{"go", "Go (dspd)", "127.0.0.1:19301", []string{abs(cfg.DspdBin), "-addr", "127.0.0.1:19301", "-admin", "127.0.0.1:19401",
-			"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-log-level", "warn"}, goEnv},
+			"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-max-bids", maxBids, "-log-level", "warn"}, goEnv},
 		{"java", "Java (Tomcat)", "127.0.0.1:19303", []string{abs(cfg.JavaRun), "-addr", "127.0.0.1:19303",
-			"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090"},
+			"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-max-bids", maxBids},
 			[]string{"JAVA_HEAP=" + cfg.Heap, "JAVA_OPTS=-XX:ActiveProcessorCount=1"}},
 	}
 	if cfg.DspdNoPGOBin != "" {
 		specs = append(specs, spec{"go-nopgo", "Go (dspd, no PGO)", "127.0.0.1:19302", []string{abs(cfg.DspdNoPGOBin), "-addr", "127.0.0.1:19302",
-			"-admin", "127.0.0.1:19402", "-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-log-level", "warn"}, goEnv})
+			"-admin", "127.0.0.1:19402", "-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-max-bids", maxBids, "-log-level", "warn"}, goEnv})
 	}
 	var servers []*server
 	for _, sp := range specs {

@@ -1,0 +1,745 @@
+// Package parity_test checks that the Java baseline (java-baseline/, run
+// through run.sh) and the Go server (api + bidder, in process) answer the
+// same requests alike: the same status, no-bid reason and error body, and for
+// bids the same campaign, creative, price and bytes (the random bid id
+// aside).
+//
+// The Java side is built by build.sh from Debian packages. Without them the
+// test is skipped, unless CI is set: then it fails.
+package parity_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/bidder"
+)
+
+// Both servers get the same seat and public URL, so their bids have the same
+// bytes apart from the bid id.
+const (
+	seat      = "dsp"
+	publicURL = "http://localhost:9090"
+
+	testdataCampaigns = "../testdata/campaigns.json"
+	formType          = "application/x-www-form-urlencoded"
+	validBody         = "id=req-1&imp_id=1&w=300&h=250&ts=1793779200000"
+)
+
+const installHint = "install the Debian packages openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java " +
+	"libjackson2-databind-java (java-baseline/build.sh does it when run as root)"
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+	buildOut  []byte
+)
+
+// noJava is build.sh's exit status when the Java packages are missing and
+// cannot be installed.
+const noJava = 3
+
+// requireJava builds the Java baseline once. Without the Java packages the
+// test fails under CI and is skipped elsewhere; a build that fails for
+// another reason (a compile error) always fails.
+func requireJava(t *testing.T) {
+	t.Helper()
+	buildOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a first build may install packages
+		defer cancel()
+		buildOut, buildErr = exec.CommandContext(ctx, "./build.sh").CombinedOutput()
+	})
+	if buildErr == nil {
+		return
+	}
+	var exitErr *exec.ExitError
+	if !errors.As(buildErr, &exitErr) || exitErr.ExitCode() != noJava {
+		t.Fatalf("java-baseline/build.sh failed: %v\n%s", buildErr, buildOut)
+	}
+	msg := fmt.Sprintf("no Java toolchain for the Java baseline:\n%s%s", buildOut, installHint)
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg + "\n(CI is set: a missing Java side fails the suite)")
+	}
+	t.Skip(msg)
+}
+
+// server is one of the two servers under comparison.
+type server struct {
+	name string
+	base string // http://127.0.0.1:PORT
+}
+
+var client = &http.Client{
+	Timeout:   10 * time.Second,
+	Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 8},
+	CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	},
+}
+
+// answer is what a server said, with the headers the contract fixes.
+type answer struct {
+	status      int
+	contentType string
+	nobid       string // X-Nobid-Reason
+	duplicate   string // X-Win-Duplicate
+	allow       string
+	body        []byte
+}
+
+func (s *server) do(t *testing.T, method, target, contentType string, body []byte) answer {
+	t.Helper()
+	a, err := s.fetch(method, target, contentType, body)
+	require.NoError(t, err)
+	return a
+}
+
+// fetch is do without assertions, for other goroutines than the test's.
+func (s *server) fetch(method, target, contentType string, body []byte) (answer, error) {
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, s.base+target, r)
+	if err != nil {
+		return answer{}, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return answer{}, fmt.Errorf("%s %s %s: %w", s.name, method, target, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return answer{}, fmt.Errorf("%s %s %s: %w", s.name, method, target, err)
+	}
+	return answer{
+		status:      resp.StatusCode,
+		contentType: resp.Header.Get("Content-Type"),
+		nobid:       resp.Header.Get("X-Nobid-Reason"),
+		duplicate:   resp.Header.Get("X-Win-Duplicate"),
+		allow:       resp.Header.Get("Allow"),
+		body:        b,
+	}, nil
+}
+
+func (s *server) post(t *testing.T, body string) answer {
+	return s.do(t, http.MethodPost, "/dsp/recbid", formType, []byte(body))
+}
+
+// bid is the part of a bid answer the comparison looks at.
+type bid struct {
+	BidID   string `json:"bidid"`
+	SeatBid []struct {
+		Bid []struct {
+			CID   string      `json:"cid"`
+			CrID  string      `json:"crid"`
+			Price json.Number `json:"price"`
+		} `json:"bid"`
+	} `json:"seatbid"`
+}
+
+var bidIDPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+func parseBid(t *testing.T, who string, a answer) bid {
+	t.Helper()
+	var b bid
+	require.NoError(t, json.Unmarshal(a.body, &b), "%s: %s", who, a.body)
+	require.Regexp(t, bidIDPattern, b.BidID, who)
+	require.Len(t, b.SeatBid, 1, who)
+	require.Len(t, b.SeatBid[0].Bid, 1, who)
+	return b
+}
+
+// masked returns a bid answer with its bid id replaced by zeros.
+func masked(a answer, bidID string) []byte {
+	return bytes.ReplaceAll(a.body, []byte(bidID), []byte(strings.Repeat("0", 32)))
+}
+
+// mismatch describes how two answers differ, or returns "" when they agree:
+// the same status and headers, and the same body (bid ids masked).
+func mismatch(t *testing.T, g, j answer) string {
+	t.Helper()
+	var diffs []string
+	if g.status != j.status {
+		diffs = append(diffs, fmt.Sprintf("status go %d, java %d", g.status, j.status))
+	}
+	if g.nobid != j.nobid {
+		diffs = append(diffs, fmt.Sprintf("X-Nobid-Reason go %q, java %q", g.nobid, j.nobid))
+	}
+	if g.duplicate != j.duplicate {
+		diffs = append(diffs, fmt.Sprintf("X-Win-Duplicate go %q, java %q", g.duplicate, j.duplicate))
+	}
+	if g.allow != j.allow {
+		diffs = append(diffs, fmt.Sprintf("Allow go %q, java %q", g.allow, j.allow))
+	}
+	if len(g.body) > 0 || len(j.body) > 0 {
+		if g.contentType != j.contentType {
+			diffs = append(diffs, fmt.Sprintf("Content-Type go %q, java %q", g.contentType, j.contentType))
+		}
+	}
+	if len(diffs) == 0 && g.status == http.StatusOK {
+		gb, jb := parseBid(t, "go", g), parseBid(t, "java", j)
+		gbid, jbid := gb.SeatBid[0].Bid[0], jb.SeatBid[0].Bid[0]
+		if gbid.CID != jbid.CID || gbid.CrID != jbid.CrID || gbid.Price != jbid.Price {
+			diffs = append(diffs, fmt.Sprintf("bid go cid=%s crid=%s price=%s, java cid=%s crid=%s price=%s",
+				gbid.CID, gbid.CrID, gbid.Price, jbid.CID, jbid.CrID, jbid.Price))
+		}
+		if len(g.body) != len(j.body) {
+			diffs = append(diffs, fmt.Sprintf("bid length go %d, java %d", len(g.body), len(j.body)))
+		}
+		if gm, jm := masked(g, gb.BidID), masked(j, jb.BidID); !bytes.Equal(gm, jm) {
+			diffs = append(diffs, fmt.Sprintf("bid bytes differ:\n  go   %s\n  java %s", gm, jm))
+		}
+	} else if len(diffs) == 0 && !bytes.Equal(g.body, j.body) {
+		diffs = append(diffs, fmt.Sprintf("body go %s, java %s", g.body, j.body))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// pair is the Go server and the Java server on the same campaigns file.
+type pair struct {
+	goSrv, java *server
+}
+
+func startPair(t *testing.T, campaigns string) *pair {
+	t.Helper()
+	requireJava(t)
+	return &pair{goSrv: startGo(t, campaigns), java: startJava(t, campaigns)}
+}
+
+// startGo serves the Go server's public handler in process, on the
+// defaults of cmd/dspd: in-memory state, the real clock, random bid ids.
+func startGo(t *testing.T, campaigns string) *server {
+	t.Helper()
+	engine := bidder.NewEngine(bidder.Config{},
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}),
+		bidder.NewMemoryBidStore(0, 0))
+	srv, err := api.NewServer(api.Config{
+		Seat:          seat,
+		PublicURL:     publicURL,
+		CampaignsPath: campaigns,
+		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}, engine)
+	require.NoError(t, err)
+	_, err = srv.Reload(context.Background())
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv.PublicHandler())
+	t.Cleanup(hs.Close)
+	return &server{name: "go", base: hs.URL}
+}
+
+// syncBuffer collects a process's output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	require.NoError(t, ln.Close())
+	return port
+}
+
+// startJava runs java-baseline/run.sh on a free loopback port and waits
+// until it answers. At cleanup it sends SIGTERM and requires exit status 0.
+func startJava(t *testing.T, campaigns string) *server {
+	t.Helper()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cmd := exec.Command("./run.sh", "-addr", addr, "-campaigns", campaigns, "-seat", seat, "-public-url", publicURL)
+	// A small fixed heap and the client compiler: a short test needs no more.
+	cmd.Env = append(os.Environ(), "JAVA_HEAP=256m", "JAVA_OPTS=-XX:TieredStopAtLevel=1 "+os.Getenv("JAVA_OPTS"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	stopped := false
+	t.Cleanup(func() {
+		if stopped {
+			return
+		}
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("java-baseline did not exit 0 on SIGTERM: %v\n%s", err, out)
+			}
+		case <-time.After(20 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-exited
+			t.Errorf("java-baseline did not stop within 20 s of SIGTERM\n%s", out)
+		}
+	})
+
+	s := &server{name: "java", base: "http://" + addr}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case err := <-exited:
+			stopped = true
+			t.Fatalf("java-baseline exited before it was ready: %v\n%s", err, out)
+		default:
+		}
+		resp, err := client.Get(s.base + "/")
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusNotFound {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("java-baseline not ready on %s within 60 s: %v\n%s", addr, err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), api.MaxBodyBytes+1)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	require.NoError(t, sc.Err())
+	return lines
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// tmaxOf returns the tmax of a request body, 100 when absent.
+func tmaxOf(body string) int {
+	for _, kv := range strings.Split(body, "&") {
+		if v, ok := strings.CutPrefix(kv, "tmax="); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				return n
+			}
+		}
+	}
+	return 100
+}
+
+// TestParityReplay replays testdata/requests.txt against both servers and
+// requires the same answer to every request, and checks the Java answer to
+// post.data against the golden file.
+func TestParityReplay(t *testing.T) {
+	p := startPair(t, testdataCampaigns)
+
+	t.Run("golden post.data", func(t *testing.T) {
+		post := readFile(t, "../testdata/post.data")
+		for range 20 { // also a warm-up: the replay's decisions must not run into tmax on a cold JVM
+			p.java.post(t, post)
+		}
+		j := p.java.post(t, post)
+		require.Equal(t, http.StatusOK, j.status, "%s", j.body)
+		assert.Equal(t, "application/json", j.contentType)
+		b := parseBid(t, "java", j)
+		got := bytes.ReplaceAll(j.body, []byte(b.BidID), []byte("00000000000000000000000000000001"))
+		assert.Equal(t, readFile(t, "../testdata/golden/post.data.json"), string(got))
+	})
+
+	t.Run("requests.txt", func(t *testing.T) {
+		lines := readLines(t, "../testdata/requests.txt")
+		require.GreaterOrEqual(t, len(lines), 10_000)
+		// Replayed without win notices, a request's answer depends on the
+		// request alone (every line has its ts), so the lines can be sent
+		// in any order, a few at a time, and any line can be asked again.
+		type result struct {
+			g, j answer
+			err  error
+		}
+		results := make([]result, len(lines))
+		var wg sync.WaitGroup
+		const workers = 4
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(lines); i += workers {
+					r := &results[i]
+					body := []byte(lines[i])
+					if r.g, r.err = p.goSrv.fetch(http.MethodPost, "/dsp/recbid", formType, body); r.err != nil {
+						continue
+					}
+					r.j, r.err = p.java.fetch(http.MethodPost, "/dsp/recbid", formType, body)
+				}
+			}()
+		}
+		wg.Wait()
+		outcomes := map[string]int{}
+		var lengths [2]int
+		failures := 0
+		for i, body := range lines {
+			r := results[i]
+			require.NoError(t, r.err, "line %d", i+1)
+			g, j, diff := r.g, r.j, mismatch(t, r.g, r.j)
+			if diff != "" && isPause(g, j, tmaxOf(body)) {
+				g, j, diff = compare(t, p, func(s *server) answer { return s.post(t, body) }, tmaxOf(body))
+			}
+			if diff != "" {
+				t.Errorf("line %d: %s\n  body: %s", i+1, diff, body)
+				if failures++; failures == 20 {
+					t.Fatal("stopping after 20 differences")
+				}
+				continue
+			}
+			switch g.status {
+			case http.StatusOK:
+				outcomes["bid"]++
+				lengths[0] += len(g.body)
+				lengths[1] += len(j.body)
+			case http.StatusNoContent:
+				outcomes[g.nobid]++
+			default:
+				outcomes[http.StatusText(g.status)]++
+			}
+		}
+		t.Logf("%d requests, the same answer from both: %v; bid bytes go %d, java %d", len(lines), outcomes, lengths[0], lengths[1])
+		// The corpus must exercise the decision, not only agree.
+		assert.Greater(t, outcomes["bid"], len(lines)/5, "bids")
+		for _, reason := range []string{"currency", "no_match", "below_floor", "freq_cap", "budget", "timeout"} {
+			assert.Positive(t, outcomes[reason], reason)
+		}
+	})
+}
+
+// isPause reports whether two answers differ only as a pause of this shared
+// machine (GC, JIT, the race detector, a neighbour's load) would make them:
+// a timeout on one side only, for a tmax far above the 5 ms safety margin.
+func isPause(g, j answer, tmax int) bool {
+	return tmax > 5 && (g.nobid == "timeout") != (j.nobid == "timeout")
+}
+
+// compare sends a request to both servers and returns their answers and how
+// they differ. A difference that is a pause (see isPause) is asked again,
+// twice at most: send must be safe to repeat.
+func compare(t *testing.T, p *pair, send func(*server) answer, tmax int) (g, j answer, diff string) {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		g, j = send(p.goSrv), send(p.java)
+		diff = mismatch(t, g, j)
+		if diff == "" || attempt == 2 || !isPause(g, j, tmax) {
+			return g, j, diff
+		}
+		t.Logf("%s; asking again", diff)
+	}
+}
+
+// TestParityErrors sends the error cases of api/recbid_test.go (and the
+// public listener's 404s) to both servers: the same status, headers and
+// error body, byte for byte.
+func TestParityErrors(t *testing.T) {
+	p := startPair(t, testdataCampaigns)
+	long := func(n int) string { return strings.Repeat("x", n) }
+	post := readFile(t, "../testdata/post.data")
+	atLimit := validBody + "&pad="
+	atLimit += long(api.MaxBodyBytes - len(atLimit))
+	tests := []struct {
+		name, method, target, contentType, body string
+	}{
+		{name: "GET", method: "GET", body: validBody},
+		{name: "PUT with bad body too", method: "PUT", body: "%"},
+		{name: "HEAD", method: "HEAD"},
+		{name: "TRACE", method: "TRACE"},
+		{name: "no content type", contentType: "-", body: validBody},
+		{name: "json", contentType: "application/json", body: validBody},
+		{name: "multipart", contentType: "multipart/form-data; boundary=x", body: validBody},
+		{name: "other parameter", contentType: formType + "; foo=bar", body: validBody},
+		{name: "charset allowed", contentType: "Application/X-WWW-Form-Urlencoded; charset=UTF-8", body: validBody},
+		{name: "quoted charset", contentType: formType + `; charset="utf-8"`, body: validBody},
+		{name: "trailing semicolon", contentType: formType + ";", body: validBody},
+		{name: "RFC 2231 charset", contentType: formType + "; charset*=utf-8''x", body: validBody},
+		{name: "undecodable RFC 2231 parameter", contentType: formType + "; foo*=x", body: validBody},
+		{name: "RFC 2231 continuation", contentType: formType + "; charset*0=x", body: validBody},
+		{name: "orphan continuation", contentType: formType + "; foo*1=x", body: validBody},
+		{name: "space before semicolon", contentType: formType + " ;charset=x;", body: validBody},
+		{name: "duplicate charset", contentType: formType + "; charset=a; charset=b", body: validBody},
+		{name: "bad parameter", contentType: formType + "; charset", body: validBody},
+		{name: "content type before size", contentType: "text/plain", body: long(api.MaxBodyBytes + 1)},
+		{name: "too large", body: validBody + "&pad=" + long(api.MaxBodyBytes)},
+		{name: "size before encoding", body: "%" + long(api.MaxBodyBytes)},
+		{name: "at the limit", body: atLimit},
+		{name: "bad encoding", body: validBody + "&x=%G0"},
+		{name: "encoding before fields", body: "w=abc&x=%"},
+		{name: "truncated escape", body: validBody + "&x=%4"},
+		{name: "empty body", body: ""},
+		{name: "id missing", body: "imp_id=1&w=300&h=250"},
+		{name: "id empty is absent", body: "id=&imp_id=1&w=300&h=250"},
+		{name: "id too long", body: "id=" + long(65) + "&imp_id=1&w=300&h=250"},
+		{name: "id with a space", body: "id=a+b&imp_id=1&w=300&h=250"},
+		{name: "id with a control", body: "id=a%01&imp_id=1&w=300&h=250"},
+		{name: "imp_id non-ASCII", body: "id=a&imp_id=%C3%A9&w=300&h=250"},
+		{name: "w not a number", body: "id=a&imp_id=1&w=abc&h=250"},
+		{name: "w zero", body: "id=a&imp_id=1&w=0&h=250"},
+		{name: "w signed", body: "id=a&imp_id=1&w=%2B300&h=250"},
+		{name: "h missing", body: "id=a&imp_id=1&w=300"},
+		{name: "missing h before bad floor", body: "id=a&imp_id=1&w=300&floor=-1"},
+		{name: "floor negative", body: validBody + "&floor=-1"},
+		{name: "floor 7 decimals", body: validBody + "&floor=1.1234567"},
+		{name: "floor exponent", body: validBody + "&floor=1e2"},
+		{name: "floor leading point", body: validBody + "&floor=.5"},
+		{name: "cur 2 letters", body: validBody + "&cur=US"},
+		{name: "site not a domain", body: validBody + "&site=a+b"},
+		{name: "bundle too long", body: validBody + "&bundle=" + long(257)},
+		{name: "os with a space", body: validBody + "&os=windows+phone"},
+		{name: "devtype 8", body: validBody + "&devtype=8"},
+		{name: "country 3 letters", body: validBody + "&country=CHN"},
+		{name: "region malformed", body: validBody + "&region=Shanghai"},
+		{name: "city too long", body: validBody + "&city=" + long(257)},
+		{name: "uid too long", body: validBody + "&uid=" + long(129)},
+		{name: "ts negative", body: "id=a&imp_id=1&w=300&h=250&ts=-1"},
+		{name: "ts past year 9999", body: "id=a&imp_id=1&w=300&h=250&ts=253402300800000"},
+		{name: "tmax zero", body: validBody + "&tmax=0"},
+		{name: "test 2", body: validBody + "&test=2"},
+		{name: "secure true", body: validBody + "&secure=true"},
+		{name: "first error in table order", body: validBody + "&secure=9&country=CHN&floor=x"},
+		{name: "later value ignored", body: validBody + "&floor=1&floor=x"},
+		{name: "ignored key may be long", body: validBody + "&ua=" + long(2000)},
+		{name: "keys are case-sensitive", body: "ID=a&imp_id=1&w=300&h=250"},
+		{name: "no-bid currency", body: validBody + "&cur=EUR"},
+		{name: "no-bid no_match", body: "id=a&imp_id=1&w=7&h=7"},
+		{name: "no-bid below_floor", body: "floor=1000&" + post},
+		{name: "no-bid timeout", body: "tmax=5&" + post},
+		{name: "root", method: "GET", target: "/"},
+		{name: "metrics", method: "GET", target: "/metrics"},
+		{name: "healthz", method: "GET", target: "/healthz"},
+		{name: "dsp", method: "GET", target: "/dsp"},
+		{name: "below recbid", method: "POST", target: "/dsp/recbid/x", body: validBody},
+		{name: "escaped path", method: "POST", target: "/dsp/%72ecbid", body: validBody},
+		{name: "path parameter", method: "POST", target: "/dsp/recbid;x", body: validBody},
+		{name: "win by POST", method: "POST", target: "/dsp/win?bidid=x&price=1"},
+		{name: "win by HEAD", method: "HEAD", target: "/dsp/win?bidid=x&price=1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			method, target, ct := tt.method, tt.target, tt.contentType
+			if method == "" {
+				method = http.MethodPost
+			}
+			if target == "" {
+				target = "/dsp/recbid"
+			}
+			switch ct {
+			case "":
+				ct = formType
+			case "-":
+				ct = ""
+			}
+			var body []byte
+			if tt.body != "" || method == http.MethodPost {
+				body = []byte(tt.body)
+			}
+			g, _, diff := compare(t, p, func(s *server) answer { return s.do(t, method, target, ct, body) }, tmaxOf(tt.body))
+			assert.Empty(t, diff)
+			if g.status >= 400 && method != http.MethodHead {
+				var e struct{ Error, Field, Message string }
+				require.NoError(t, json.Unmarshal(g.body, &e), "%s", g.body)
+				assert.NotEmpty(t, e.Error)
+			}
+		})
+	}
+}
+
+// sequenceCampaigns are the campaigns of TestWinsDriveFrequencyAndBudget
+// (api/win_test.go), each on a size of its own, and the escaping campaign of
+// api/golden_test.go.
+func sequenceCampaigns(t *testing.T) string {
+	campaign := func(id, extra string, w, h int) string {
+		return `{"id":"` + id + `","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":2,` + extra +
+			fmt.Sprintf(`"creatives":[{"id":"cr","w":%d,"h":%d,"image_url":"https://a.example/i","click_url":"https://a.example/"}]}`, w, h)
+	}
+	escaping := `{"id":"c-esc","advertiser":"Smith & \"Sons\" <Ltd> 'O'\b\f\n\r\t\u0001\u001f\u2028 Café 华夏",
+ "adomain":["smith\"sons.example","a\\b.example"],"cat":["IAB22-\u00014","IAB<1>"],"status":"active","bid_cpm":0.85,
+ "creatives":[{"id":"cr-\"x\"","w":160,"h":600,"secure":true,
+  "image_url":"https://cdn.example/i.jpg?a=1&b='2'&c=<3>",
+  "click_url":"https://smith.example/l?x=\"y\"&z=1#frag"}]}`
+	path := filepath.Join(t.TempDir(), "campaigns.json")
+	file := `{"campaigns":[` + strings.Join([]string{
+		campaign("capped", `"freq_cap":{"impressions":2,"period_s":3600},`, 300, 250),
+		campaign("small", `"daily_budget":0.005,`, 728, 90),
+		escaping,
+	}, ",") + `]}`
+	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
+	return path
+}
+
+// step is one request of a sequence, sent to both servers in turn.
+type step struct {
+	name   string
+	method string // default POST /dsp/recbid with body; GET /dsp/win with query
+	body   string // a bid request
+	win    string // a win notice query; "{bid:NAME}" stands for each server's own bid id of step NAME
+	want   int    // the status both must answer
+	reason string // the X-Nobid-Reason both must answer
+	dup    bool
+}
+
+// TestParityWinSequences plays bid and win sequences against both servers:
+// a frequency-capped campaign stops bidding for a user after its cap, a
+// campaign stops when the next bid would pass its daily budget, and win
+// notices are answered alike, rule by rule, as in api/win_test.go.
+func TestParityWinSequences(t *testing.T) {
+	p := startPair(t, sequenceCampaigns(t))
+	user := func(u string) string { return validBody + "&uid=" + u }
+	small := "id=req-1&imp_id=1&w=728&h=90&ts=1793779200000"
+	steps := []step{
+		// frequency: 2 impressions an hour for user-1
+		{name: "f1", body: user("user-1"), want: 200},
+		{name: "f1 win", win: "bidid={bid:f1}&price=1", want: 204},
+		{name: "f2", body: user("user-1"), want: 200},
+		{name: "f2 win", win: "bidid={bid:f2}&price=1", want: 204},
+		{name: "f3 capped", body: user("user-1"), want: 204, reason: "freq_cap"},
+		{name: "no uid", body: validBody, want: 204, reason: "freq_cap"},
+		{name: "another user", body: user("user-2"), want: 200},
+		{name: "the next hour's window", body: "id=r&imp_id=1&w=300&h=250&uid=user-1&ts=1793783000000", want: 200},
+		// budget: 0.005 USD a day = 5,000,000 CPM micros, bids of 2 CPM
+		{name: "b1", body: small, want: 200},
+		{name: "b1 win", win: "bidid={bid:b1}&price=2", want: 204},
+		{name: "b2", body: small, want: 200},
+		{name: "b2 win", win: "bidid={bid:b2}&price=2", want: 204},
+		{name: "b3 over budget", body: small, want: 204, reason: "budget"},
+		{name: "the next UTC day", body: "id=r&imp_id=1&w=728&h=90&ts=1793865600000", want: 200},
+		// the win notice's rules, in order, on a bid of 2 CPM
+		{name: "w", body: user("user-3"), want: 200},
+		{name: "POST", method: "POST", win: "bidid={bid:w}&price=1", want: 405},
+		{name: "bad query", win: "bidid={bid:w}&price=%zz", want: 400},
+		{name: "bad query in an ignored key", win: "bidid={bid:w}&price=1&x=%", want: 400},
+		{name: "bidid missing", win: "price=1", want: 400},
+		{name: "bidid empty", win: "bidid=&price=1", want: 400},
+		{name: "price missing", win: "bidid={bid:w}", want: 400},
+		{name: "price macro not filled", win: "bidid={bid:w}&price=${AUCTION_PRICE}", want: 400},
+		{name: "price negative", win: "bidid={bid:w}&price=-1", want: 400},
+		{name: "price 7 decimals", win: "bidid={bid:w}&price=0.1234567", want: 400},
+		{name: "unknown bid", win: "bidid=00000000000000000000000000000bad&price=1", want: 404},
+		{name: "malformed bid id", win: "bidid=xyz&price=1", want: 404},
+		{name: "price above the bid", win: "bidid={bid:w}&price=2.000001", want: 400},
+		{name: "first notice", win: "bidid={bid:w}&price=0.42", want: 204},
+		{name: "price checked before the duplicate test", win: "bidid={bid:w}&price=2.000001", want: 400},
+		{name: "repeat, upper case", win: "bidid={BID:w}&price=0.42", want: 204, dup: true},
+		{name: "repeat at another price", win: "bidid={bid:w}&price=0.1", want: 204, dup: true},
+		// a test bid: answered the same, claimed once, records nothing
+		{name: "t", body: user("user-4") + "&test=1", want: 200},
+		{name: "t win", win: "bidid={bid:t}&price=0.5", want: 204},
+		{name: "t repeat", win: "bidid={bid:t}&price=0.5", want: 204, dup: true},
+		{name: "t recorded nothing", body: user("user-4"), want: 200},
+		// the response escaping of api/golden_test.go
+		{name: "escaping", body: "id=r%22q%5C1&imp_id=imp%3C1%3E&w=160&h=600&secure=1&ts=1793779200000", want: 200},
+	}
+	bidIDs := map[string]map[string]string{"go": {}, "java": {}} // server → step → bid id
+	for _, st := range steps {
+		answers := map[string]answer{}
+		for _, s := range []*server{p.goSrv, p.java} {
+			var a answer
+			if st.win != "" {
+				q := st.win
+				for name, id := range bidIDs[s.name] {
+					q = strings.ReplaceAll(q, "{bid:"+name+"}", id)
+					q = strings.ReplaceAll(q, "{BID:"+name+"}", strings.ToUpper(id))
+				}
+				method := st.method
+				if method == "" {
+					method = http.MethodGet
+				}
+				a = s.do(t, method, "/dsp/win?"+q, "", nil)
+			} else {
+				// The longest tmax: a pause of this shared machine must not
+				// turn a step into a timeout on one side.
+				a = s.post(t, st.body+"&tmax=10000")
+				if a.status == http.StatusOK {
+					bidIDs[s.name][st.name] = parseBid(t, s.name, a).BidID
+				}
+			}
+			answers[s.name] = a
+		}
+		g, j := answers["go"], answers["java"]
+		require.Empty(t, mismatch(t, g, j), st.name)
+		require.Equal(t, st.want, g.status, "%s: %s", st.name, g.body)
+		assert.Equal(t, st.reason, g.nobid, st.name)
+		assert.Equal(t, st.dup, g.duplicate == "1", st.name)
+	}
+}
+
+// TestParityRefusesBadCampaigns checks that the Java baseline, like the Go
+// server, refuses to start on a campaigns file with errors and names every
+// problem.
+func TestParityRefusesBadCampaigns(t *testing.T) {
+	requireJava(t)
+	path := filepath.Join(t.TempDir(), "bad.json")
+	file := `{"campaigns":[
+{"id":"c-1","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":2.5e0,
+ "creatives":[{"id":"cr","w":0,"h":250,"secure":true,"image_url":"http://a.example/i","click_url":"https://a.example/"}]},
+{"id":"c-1","advertiser":"B","adomain":[],"cat":["IAB1"],"status":"on","bid_cpm":"2",
+ "creatives":[{"id":"cr","w":300,"h":250,"image_url":"ftp://a.example/i","click_url":"https://a.example/"}]}
+]}`
+	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
+	_, goErr := bidder.LoadCatalogFile(path)
+	var ce *bidder.CatalogError
+	require.True(t, errors.As(goErr, &ce), "%v", goErr)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "./run.sh", "-addr", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "-campaigns", path)
+	cmd.Env = append(os.Environ(), "JAVA_HEAP=64m")
+	out, err := cmd.CombinedOutput()
+	var exitErr *exec.ExitError
+	require.True(t, errors.As(err, &exitErr), "java-baseline must refuse to start: %v\n%s", err, out)
+	assert.NotEqual(t, 0, exitErr.ExitCode())
+	for _, problem := range ce.Problems {
+		assert.Contains(t, string(out), problem, "the Java baseline names the Go server's problem")
+	}
+	assert.NotContains(t, string(out), "listening on")
+}

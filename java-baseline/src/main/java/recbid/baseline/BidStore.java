@@ -1,0 +1,134 @@
+package recbid.baseline;
+
+import java.util.HexFormat;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Keeps every bid for its time to live (default 10 minutes), at most
+ * maxBids records: when full, the oldest are evicted first. Records are
+ * queued in insertion order, which is expiry order, so trimming only ever
+ * looks at the head of the queue. A record costs about 184 bytes of heap
+ * (map node, id, entry, record, queue node; measured), so the default cap of
+ * 4,000,000 needs about 0.75 GB.
+ */
+final class BidStore {
+    static final long DEFAULT_TTL_NANOS = 10L * 60 * 1_000_000_000;
+    static final int DEFAULT_MAX_BIDS = 4_000_000;
+
+    /** 128 random bits, written as 32 lowercase hex digits. */
+    record BidId(long hi, long lo) {
+        private static final HexFormat HEX = HexFormat.of();
+
+        String toHex() {
+            return HEX.toHexDigits(hi) + HEX.toHexDigits(lo);
+        }
+
+        /** Parses 32 hex digits, either case; null for anything else. */
+        static BidId parse(String s) {
+            if (s.length() != 32) {
+                return null;
+            }
+            for (int i = 0; i < 32; i++) {
+                if (!HexFormat.isHexDigit(s.charAt(i))) {
+                    return null;
+                }
+            }
+            return new BidId(HexFormat.fromHexDigitsToLong(s, 0, 16), HexFormat.fromHexDigitsToLong(s, 16, 32));
+        }
+    }
+
+    /** What the server keeps of a bid: uid and periodS only when the campaign has a frequency cap. */
+    record BidRecord(String campaignId, String creativeId, String uid, long timeMs, long price, boolean test,
+            long periodS) {}
+
+    /** A held bid; replaced whole (won = true) by its first valid win notice. */
+    private record Entry(BidRecord rec, long expiresNanos, boolean won) {}
+
+    /** The outcome of a win notice for a bid. */
+    enum ClaimStatus { UNKNOWN, PRICE_ABOVE_BID, CLAIMED, DUPLICATE }
+
+    record Claim(ClaimStatus status, BidRecord record) {}
+
+    private static final Claim UNKNOWN = new Claim(ClaimStatus.UNKNOWN, null);
+    private static final Claim PRICE_ABOVE_BID = new Claim(ClaimStatus.PRICE_ABOVE_BID, null);
+
+    private final long ttlNanos;
+    private final int maxBids;
+    private final ConcurrentHashMap<BidId, Entry> bids = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<BidId> order = new ConcurrentLinkedQueue<>(); // insertion order
+    private final AtomicInteger size = new AtomicInteger();
+    private final ReentrantLock trimming = new ReentrantLock();
+
+    BidStore(long ttlNanos, int maxBids) {
+        this.ttlNanos = ttlNanos > 0 ? ttlNanos : DEFAULT_TTL_NANOS;
+        this.maxBids = maxBids > 0 ? maxBids : DEFAULT_MAX_BIDS;
+    }
+
+    /** Keeps a record until now+ttl; false when the id is already held (the caller draws another). */
+    boolean save(BidId id, BidRecord rec, long nowNanos) {
+        if (bids.putIfAbsent(id, new Entry(rec, nowNanos + ttlNanos, false)) != null) {
+            return false;
+        }
+        order.add(id);
+        if (size.incrementAndGet() > maxBids || expiredAtHead(nowNanos)) {
+            trim(nowNanos);
+        }
+        return true;
+    }
+
+    private boolean expiredAtHead(long nowNanos) {
+        BidId head = order.peek();
+        Entry e = head == null ? null : bids.get(head);
+        return e != null && e.expiresNanos() - nowNanos <= 0;
+    }
+
+    /**
+     * Drops the expired records and, while the store is over its bound, the
+     * oldest ones. One thread trims at a time (the only one that takes from
+     * the queue); others skip, and the next save trims what is left.
+     */
+    void trim(long nowNanos) {
+        if (!trimming.tryLock()) {
+            return;
+        }
+        try {
+            BidId head;
+            while ((head = order.peek()) != null) {
+                Entry e = bids.get(head);
+                boolean isExpired = e == null || e.expiresNanos() - nowNanos <= 0;
+                if (!isExpired && size.get() <= maxBids) {
+                    break;
+                }
+                order.poll();
+                bids.remove(head);
+                size.decrementAndGet();
+            }
+        } finally {
+            trimming.unlock();
+        }
+    }
+
+    /**
+     * Finds the bid and marks it won exactly once. An unknown or expired bid,
+     * or a price above the bid's own, changes nothing.
+     */
+    Claim claim(BidId id, long price, long nowNanos) {
+        Entry e = bids.get(id);
+        if (e == null || e.expiresNanos() - nowNanos <= 0) {
+            return UNKNOWN;
+        }
+        if (price > e.rec().price()) {
+            return PRICE_ABOVE_BID;
+        }
+        // Exactly one notice swaps the entry for its won copy; every other one sees it won.
+        boolean first = !e.won() && bids.replace(id, e, new Entry(e.rec(), e.expiresNanos(), true));
+        return new Claim(first ? ClaimStatus.CLAIMED : ClaimStatus.DUPLICATE, e.rec());
+    }
+
+    int size() {
+        return size.get();
+    }
+}

@@ -1,0 +1,205 @@
+package recbid.baseline;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.modeler.Registry;
+
+/**
+ * The Java baseline: POST /dsp/recbid and GET /dsp/win of docs/protocol.md
+ * on embedded Tomcat, in the foreground.
+ *
+ * <pre>
+ * java recbid.baseline.Main -addr HOST:PORT -campaigns FILE -seat SEAT -public-url URL
+ *     [-safety-margin 5ms] [-bid-ttl 10m] [-max-bids 4000000] [-max-freq-counters 5000000] [-max-threads 200]
+ * </pre>
+ *
+ * <p>Tomcat settings, chosen so that Tomcat is neither handicapped nor given
+ * anything the Go server does not have (README.md explains each):
+ * <ul>
+ * <li>NIO connector (Http11NioProtocol), the default and the one every
+ *     Tomcat 10 deployment uses;
+ * <li>maxThreads 200 (flag -max-threads or env TOMCAT_MAX_THREADS), at least
+ *     the load's concurrency, all started up front (minSpareThreads =
+ *     maxThreads) so no measurement pays for thread creation;
+ * <li>maxKeepAliveRequests -1 and keepAliveTimeout 60 s: a keep-alive
+ *     connection lives as long as Go's (IdleTimeout 60 s, no request cap);
+ * <li>maxConnections 10000 and acceptCount 4096 (Go's listen backlog is the
+ *     kernel's somaxconn, 4096);
+ * <li>connectionTimeout 5 s (Go's read timeout), maxHttpHeaderSize 16 KiB
+ *     (Go's -max-header-bytes);
+ * <li>the characters Go accepts unescaped in a request target are accepted
+ *     too (relaxedPathChars/relaxedQueryChars), else an unfilled
+ *     ${AUCTION_PRICE} would be a Tomcat 400 instead of the contract's
+ *     invalid_field; TRACE reaches the servlets (allowTrace) to be answered
+ *     405/404 like any other method;
+ * <li>no JMX (Registry.disableRegistry()), no access log, no JSP, no default
+ *     servlet, no session cookies, no background processing, no error
+ *     report pages.
+ * </ul>
+ * SIGTERM (or SIGINT) stops Tomcat, which finishes the requests in flight,
+ * and exits 0 like the Go server.
+ */
+public final class Main {
+    private Main() {}
+
+    /** Tomcat logs warnings and errors only; the server's own lines go to stderr. */
+    private static final Logger TOMCAT_LOG = Logger.getLogger("org.apache");
+
+    public static void main(String[] args) throws Exception {
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (Options.HelpException e) {
+            System.err.print(Options.USAGE);
+            System.exit(0);
+            return;
+        } catch (IllegalArgumentException e) {
+            System.err.println("java-baseline: " + e.getMessage());
+            System.err.print(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        TOMCAT_LOG.setLevel(Level.WARNING);
+
+        ObjectMapper mapper = Responses.newMapper();
+        List<Campaign> campaigns;
+        try {
+            campaigns = CampaignsFile.load(mapper, Path.of(o.campaigns));
+        } catch (CampaignsFile.InvalidException e) {
+            System.err.println("java-baseline: refusing to start: campaigns " + o.campaigns + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        } catch (IOException e) {
+            System.err.println("java-baseline: refusing to start: read campaigns " + o.campaigns + ": " + e);
+            System.exit(1);
+            return;
+        }
+        Catalog catalog = new Catalog(campaigns);
+        Ledger ledger = new Ledger(o.maxFreqCounters);
+        BidStore bids = new BidStore(o.bidTtlNanos, o.maxBids);
+        Engine engine = new Engine(o.safetyMarginNanos, ledger, bids);
+        Responses responses = new Responses(mapper, o.seat, o.publicUrl);
+
+        Path baseDir = Files.createTempDirectory("java-baseline-tomcat");
+        Tomcat tomcat = newTomcat(o, baseDir);
+        Context ctx = tomcat.addContext("", null);
+        ctx.setCookies(false);
+        Tomcat.addServlet(ctx, "recbid", new RecbidServlet(responses, engine, catalog));
+        ctx.addServletMapping(RecbidServlet.PATH, "recbid");
+        Tomcat.addServlet(ctx, "win", new WinServlet(responses, engine));
+        ctx.addServletMapping(WinServlet.PATH, "win");
+        Tomcat.addServlet(ctx, "not-found", new NotFoundServlet(responses));
+        ctx.addServletMapping("/", "not-found");
+
+        try {
+            tomcat.start();
+        } catch (LifecycleException e) {
+            System.err.println("java-baseline: cannot start Tomcat: " + e.getMessage());
+            deleteTree(baseDir);
+            System.exit(1);
+        }
+        Connector connector = tomcat.getConnector();
+        if (connector.getState() != LifecycleState.STARTED || connector.getLocalPort() <= 0) {
+            System.err.println("java-baseline: cannot listen on " + o.addr + " (see Tomcat's log above)");
+            deleteTree(baseDir);
+            System.exit(1);
+        }
+
+        // Expired bid records and counters are swept once a minute, as in the Go server.
+        ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        sweeper.scheduleWithFixedDelay(() -> {
+            bids.trim(System.nanoTime());
+            ledger.sweep(System.currentTimeMillis() / 1000);
+        }, 1, 1, TimeUnit.MINUTES);
+
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat, baseDir), "shutdown"));
+        System.err.println("java-baseline listening on " + o.host + ":" + connector.getLocalPort()
+                + " (public-url " + o.publicUrl + ", seat " + o.seat + ", " + catalog.size() + " campaigns, maxThreads "
+                + o.maxThreads + ", " + Runtime.version() + ")");
+        tomcat.getServer().await();
+    }
+
+    private static Tomcat newTomcat(Options o, Path baseDir) throws IOException {
+        Registry.disableRegistry(); // no JMX MBeans, before anything of Tomcat is created
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(baseDir.toString());
+        tomcat.getEngine().setBackgroundProcessorDelay(-1); // nothing to reload, no sessions to expire
+
+        Connector connector = new Connector(Http11NioProtocol.class.getName());
+        Http11NioProtocol http = (Http11NioProtocol) connector.getProtocolHandler();
+        if (!o.host.isEmpty()) {
+            http.setAddress(InetAddress.getByName(o.host));
+        }
+        http.setPort(o.port);
+        http.setMaxThreads(o.maxThreads);
+        http.setMinSpareThreads(o.maxThreads);
+        http.setMaxConnections(10_000);
+        http.setAcceptCount(4096);
+        http.setMaxKeepAliveRequests(-1);
+        http.setKeepAliveTimeout(60_000);
+        http.setConnectionTimeout(5_000);
+        http.setMaxHttpHeaderSize(16 << 10);
+        http.setRelaxedPathChars("\"<>[\\]^`{|}");
+        http.setRelaxedQueryChars("\"<>[\\]^`{|}");
+        connector.setAllowTrace(true);
+        tomcat.setConnector(connector);
+
+        ErrorReportValve errors = new ErrorReportValve(); // Tomcat's own errors (bad request line, …) without a report page
+        errors.setShowReport(false);
+        errors.setShowServerInfo(false);
+        tomcat.getHost().getPipeline().addValve(errors);
+        return tomcat;
+    }
+
+    /**
+     * The shutdown hook: stop accepting, let the requests in flight finish,
+     * then exit 0. The JVM would otherwise report a signal's death as 128+n
+     * (143 for SIGTERM); the Go server exits 0 after a drain, and so does this.
+     */
+    private static void stop(Tomcat tomcat, Path baseDir) {
+        System.err.println("java-baseline draining");
+        int status = 0;
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            System.err.println("java-baseline: stop: " + e);
+            status = 1;
+        }
+        deleteTree(baseDir);
+        System.err.println("java-baseline stopped");
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** Removes Tomcat's scratch directory. */
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover temp directory is harmless
+        }
+    }
+}

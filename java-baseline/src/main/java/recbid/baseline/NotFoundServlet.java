@@ -1,0 +1,19 @@
+package recbid.baseline;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/** Every other path of the public listener: 404 not_found. */
+final class NotFoundServlet extends JsonServlet {
+    private static final long serialVersionUID = 1L;
+
+    NotFoundServlet(Responses responses) {
+        super(responses);
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        notFound(resp);
+    }
+}
