@@ -17,6 +17,11 @@ type Sample struct {
 	P999              float64 `json:"p99_9_ms"`
 	Max               float64 `json:"max_ms"`
 	CPUMicrosPerReq   float64 `json:"cpu_us_per_request"` // server user+system CPU per request
+	// StatusCodes and Errors (by kind, as loadgen counts them) explain the
+	// failures: a Length failure is an answer of another length than the
+	// first, e.g. a no bid (204) where the scenario's request always bids.
+	StatusCodes map[string]int64 `json:"status_codes,omitempty"`
+	Errors      map[string]int64 `json:"errors,omitempty"`
 }
 
 // Series is one server's rounds of one scenario and their medians.

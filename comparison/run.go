@@ -92,7 +92,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				res.Servers[s.Name].Rounds = append(res.Servers[s.Name].Rounds, sample)
 				runs[s.Name] = append(runs[s.Name], lr)
-				cfg.Log("  %.0f req/s, p99 %.2f ms, %.1f µs CPU/request, %d failed", sample.RequestsPerSecond, sample.P99, sample.CPUMicrosPerReq, sample.Failed)
+				cfg.Log("  %.0f req/s, p99 %.2f ms, %.1f µs CPU/request, %d failed %v, statuses %v", sample.RequestsPerSecond,
+					sample.P99, sample.CPUMicrosPerReq, sample.Failed, sample.Errors, sample.StatusCodes)
 			}
 		}
 		for name, series := range res.Servers {
@@ -148,6 +149,12 @@ func measure(ctx context.Context, cfg *Config, s *server, lc loadtest.Config) (S
 	sample := Sample{
 		RequestsPerSecond: res.RequestsPerSecond, Complete: res.Complete, Failed: res.Failed, Non2xx: res.Non2xx,
 		P50: res.Latency.P50, P90: res.Latency.P90, P99: res.Latency.P99, P999: res.Latency.P999, Max: res.Latency.Max,
+		StatusCodes: res.StatusCodes, Errors: map[string]int64{},
+	}
+	for k, n := range res.Errors {
+		if n > 0 {
+			sample.Errors[k] = n
+		}
 	}
 	if res.Complete > 0 {
 		sample.CPUMicrosPerReq = float64((after - before).Microseconds()) / float64(res.Complete)
