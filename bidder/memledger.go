@@ -19,10 +19,12 @@ const memShards = 64 // a power of two
 // and each kind is bounded by a hard cap.
 type MemoryLedger struct {
 	seed       maphash.Seed
+	userSeeds  [2]maphash.Seed
+	campaigns  *names
 	clock      func() time.Time
-	days       [memShards]shard[dayKey, dayCounters]
+	days       [memShards]shard[dayKey, *dayCounters]
 	freq       [memShards]shard[freqKey, freqCounter]
-	dayPolicy  policy[dayKey, dayCounters]
+	dayPolicy  policy[dayKey, *dayCounters]
 	freqPolicy policy[freqKey, freqCounter]
 	expired    atomic.Int64
 	evicted    atomic.Int64
@@ -42,37 +44,37 @@ type dayCounters struct {
 // max entries.
 type shard[K comparable, V any] struct {
 	mu  sync.RWMutex
-	m   map[K]*V
+	m   map[K]V
 	max int
 }
 
 // policy says how a shard's entries age: when one expired, and when it was
 // last written.
 type policy[K comparable, V any] struct {
-	expired   func(k K, v *V, nowSec int64) bool
-	lastWrite func(v *V) int64
+	expired   func(k K, v V, nowSec int64) bool
+	lastWrite func(v V) int64
 }
 
-// get returns the counters of k, creating them when create is set. A full
-// shard first drops its expired entries, then its least recently written
-// sixteenth; evicted counts what went for want of room.
-func (s *shard[K, V]) get(k K, create bool, pol *policy[K, V], nowSec int64, evicted *atomic.Int64) *V {
+func (s *shard[K, V]) load(k K) (V, bool) {
 	s.mu.RLock()
-	c := s.m[k]
+	v, ok := s.m[k]
 	s.mu.RUnlock()
-	if c != nil || !create {
-		return c
-	}
+	return v, ok
+}
+
+// upsert stores fn(old value, found) under the shard's lock and returns it.
+// A full shard first drops its expired entries, then its least recently
+// written sixteenth; evicted counts what went for want of room.
+func (s *shard[K, V]) upsert(k K, fn func(V, bool) V, pol *policy[K, V], nowSec int64, evicted *atomic.Int64) V {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c = s.m[k]; c == nil {
-		if len(s.m) >= s.max {
-			s.makeRoom(pol, nowSec, evicted)
-		}
-		c = new(V)
-		s.m[k] = c
+	v, ok := s.m[k]
+	if !ok && len(s.m) >= s.max {
+		s.makeRoom(pol, nowSec, evicted)
 	}
-	return c
+	v = fn(v, ok)
+	s.m[k] = v
+	return v
 }
 
 func (s *shard[K, V]) makeRoom(pol *policy[K, V], nowSec int64, evicted *atomic.Int64) {
@@ -105,8 +107,8 @@ func (s *shard[K, V]) sweep(pol *policy[K, V], nowSec int64) int {
 	n := 0
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for k, c := range s.m {
-		if pol.expired(k, c, nowSec) {
+	for k, v := range s.m {
+		if pol.expired(k, v, nowSec) {
 			delete(s.m, k)
 			n++
 		}
@@ -120,14 +122,19 @@ func (s *shard[K, V]) len() int {
 	return len(s.m)
 }
 
+// freqKey names a frequency counter without pointers, so that millions of
+// them cost the garbage collector nothing: the user is a 128-bit keyed hash
+// of the user id (two users share a counter with a chance of about n²/2¹²⁹
+// for n users), the campaign an interned number.
 type freqKey struct {
-	uid, campaign  string
+	user           [2]uint64
+	campaign       uint32
 	period, window int64
 }
 
 type freqCounter struct {
-	wins    atomic.Int64
-	touched atomic.Int64 // Unix seconds of the last write
+	wins    int64
+	touched int64 // Unix seconds of the last write
 }
 
 // Defaults of MemoryLedgerConfig.
@@ -175,32 +182,55 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	}
 	dayTTL := int64(cfg.DayTTL / time.Second)
 	l := &MemoryLedger{
-		seed:  maphash.MakeSeed(),
-		clock: cfg.Clock,
-		dayPolicy: policy[dayKey, dayCounters]{
+		seed:      maphash.MakeSeed(),
+		userSeeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		campaigns: newNames(),
+		clock:     cfg.Clock,
+		dayPolicy: policy[dayKey, *dayCounters]{
 			expired:   func(_ dayKey, c *dayCounters, now int64) bool { return c.touched.Load()+dayTTL <= now },
 			lastWrite: func(c *dayCounters) int64 { return c.touched.Load() },
 		},
 		freqPolicy: policy[freqKey, freqCounter]{
-			expired:   func(k freqKey, c *freqCounter, now int64) bool { return c.touched.Load()+k.period <= now },
-			lastWrite: func(c *freqCounter) int64 { return c.touched.Load() },
+			expired:   func(k freqKey, c freqCounter, now int64) bool { return c.touched+k.period <= now },
+			lastWrite: func(c freqCounter) int64 { return c.touched },
 		},
 	}
 	for i := range l.days {
-		l.days[i] = shard[dayKey, dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
-		l.freq[i] = shard[freqKey, freqCounter]{m: make(map[freqKey]*freqCounter), max: max(1, cfg.MaxFreqCounters/memShards)}
+		l.days[i] = shard[dayKey, *dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
+		l.freq[i] = shard[freqKey, freqCounter]{m: make(map[freqKey]freqCounter), max: max(1, cfg.MaxFreqCounters/memShards)}
 	}
 	return l
 }
 
-func (l *MemoryLedger) day(k dayKey, create bool, now int64) *dayCounters {
+func (l *MemoryLedger) dayShard(k dayKey) *shard[dayKey, *dayCounters] {
 	h := maphash.String(l.seed, k.campaign) + uint64(k.day)*0x9e3779b97f4a7c15
-	return l.days[h&(memShards-1)].get(k, create, &l.dayPolicy, now, &l.evicted)
+	return &l.days[h&(memShards-1)]
 }
 
-func (l *MemoryLedger) freqCounter(k freqKey, create bool, now int64) *freqCounter {
-	h := maphash.String(l.seed, k.uid) ^ maphash.String(l.seed, k.campaign)
-	return l.freq[h&(memShards-1)].get(k, create, &l.freqPolicy, now, &l.evicted)
+// day returns the counters of k, creating them when create is set.
+func (l *MemoryLedger) day(k dayKey, create bool, now int64) *dayCounters {
+	s := l.dayShard(k)
+	if c, ok := s.load(k); ok || !create {
+		return c
+	}
+	return s.upsert(k, func(c *dayCounters, ok bool) *dayCounters {
+		if ok {
+			return c
+		}
+		return new(dayCounters)
+	}, &l.dayPolicy, now, &l.evicted)
+}
+
+func (l *MemoryLedger) freqKey(uid, campaign string, period, window int64) freqKey {
+	return freqKey{
+		user:     [2]uint64{maphash.String(l.userSeeds[0], uid), maphash.String(l.userSeeds[1], uid)},
+		campaign: l.campaigns.id(campaign),
+		period:   period, window: window,
+	}
+}
+
+func (l *MemoryLedger) freqShard(k freqKey) *shard[freqKey, freqCounter] {
+	return &l.freq[(k.user[0]^uint64(k.campaign)*0x9e3779b97f4a7c15)&(memShards-1)]
 }
 
 // Usage implements Ledger.
@@ -212,9 +242,9 @@ func (l *MemoryLedger) Usage(_ context.Context, qs []UsageQuery) error {
 			q.Spent = Micros(c.spend.Load())
 		}
 		if q.UID != "" {
-			if c := l.freqCounter(freqKey{q.UID, q.CampaignID, q.PeriodS, q.Window}, false, 0); c != nil {
-				q.Wins = c.wins.Load()
-			}
+			k := l.freqKey(q.UID, q.CampaignID, q.PeriodS, q.Window)
+			c, _ := l.freqShard(k).load(k)
+			q.Wins = c.wins
 		}
 	}
 	return nil
@@ -237,9 +267,12 @@ func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 	c.spend.Add(int64(w.Price))
 	c.touched.Store(now)
 	if w.UID != "" && w.PeriodS > 0 {
-		f := l.freqCounter(freqKey{w.UID, w.CampaignID, w.PeriodS, w.Window}, true, now)
-		f.wins.Add(1)
-		f.touched.Store(now)
+		k := l.freqKey(w.UID, w.CampaignID, w.PeriodS, w.Window)
+		l.freqShard(k).upsert(k, func(c freqCounter, _ bool) freqCounter {
+			c.wins++
+			c.touched = now
+			return c
+		}, &l.freqPolicy, now, &l.evicted)
 	}
 	return nil
 }

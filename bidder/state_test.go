@@ -2,7 +2,9 @@ package bidder
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -270,4 +272,37 @@ func TestMemoryLedgerCaps(t *testing.T) {
 	}
 	_, evicted = l.Evictions()
 	assert.Equal(t, int64(0), evicted)
+}
+
+// TestMemoryBidStoreKeepsUserIDs saves far more records than the store
+// holds, so that its user-id logs are compacted many times, and checks that
+// every record still held gives back its own user id.
+func TestMemoryBidStoreKeepsUserIDs(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryBidStore(time.Hour, memShards*40)
+	id := func(i int) BidID { return BidID{byte(i), byte(i >> 8), byte(i >> 16), 15: 1} }
+	uid := func(i int) string { return fmt.Sprintf("user-%d-%s", i, strings.Repeat("x", i%100)) }
+	const n = 20000
+	for i := range n {
+		rec := BidRecord{ID: id(i), CampaignID: fmt.Sprintf("c-%d", i%7), CreativeID: "cr", UID: uid(i), Price: 5, TimeMs: int64(i)}
+		require.NoError(t, s.Save(ctx, rec, testNow))
+	}
+	held := 0
+	for i := range n {
+		rec, _, err := s.Claim(ctx, id(i), 1, testNow)
+		if errors.Is(err, ErrUnknownBid) {
+			continue
+		}
+		require.NoError(t, err)
+		held++
+		require.Equal(t, uid(i), rec.UID)
+		require.Equal(t, fmt.Sprintf("c-%d", i%7), rec.CampaignID)
+		require.Equal(t, int64(i), rec.TimeMs)
+	}
+	assert.Equal(t, s.Len(), held)
+	assert.Greater(t, held, 2000)
+	for i := range s.shards {
+		sh := &s.shards[i]
+		assert.Less(t, len(sh.uids.buf), 64<<10, "shard %d's log keeps only about what its records need", i)
+	}
 }

@@ -68,6 +68,9 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 		stopTimer := time.AfterFunc(limit, func() { r.stop.Store(true) })
 		defer stopTimer.Stop()
 	}
+	if ctx.Err() != nil {
+		r.stop.Store(true)
+	}
 	go func() { <-ctx.Done(); r.stop.Store(true) }()
 	progressDone := r.progress(ctx)
 
