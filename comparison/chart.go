@@ -42,7 +42,7 @@ func throughputChart(path string, rep *Report) error {
 	p.Y.Label.Text = "requests/s"
 	var names []string
 	for _, sc := range rep.Scenarios {
-		names = append(names, "("+sc.Key+")")
+		names = append(names, "("+sc.Key+") "+sc.Short)
 	}
 	w := vg.Points(22)
 	top := 0.0
@@ -68,8 +68,22 @@ func throughputChart(path string, rep *Report) error {
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	p.Y.Min, p.Y.Max = 0, top*1.25 // room for the legend above the bars
+	p.Y.Tick.Marker = wholeTicks{}
 	p.Add(plotter.NewGrid())
 	return p.Save(7*vg.Inch, 4*vg.Inch, path)
+}
+
+// wholeTicks are gonum's default ticks labelled as whole numbers.
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', 0, 64)
+		}
+	}
+	return ticks
 }
 
 // nines maps a percentile to -log10(1 - p/100), so that 90, 99, 99.9 sit
@@ -105,7 +119,7 @@ func (oneTwoFive) Ticks(min, max float64) []plot.Tick {
 
 func latencyChart(path string, rep *Report, d *ScenarioResult) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Latency by percentile, open loop at %.0f req/s", d.TargetRate)
+	p.Title.Text = fmt.Sprintf("Latency by percentile, open loop at %.0f req/s, all rounds together", d.TargetRate)
 	p.X.Label.Text = "percentile"
 	p.Y.Label.Text = "latency (ms, log scale)"
 	p.X.Tick.Marker = ninesTicks{}

@@ -101,7 +101,7 @@ func writeMarkdown(w *strings.Builder, rep *Report, charts []string) {
 	}
 	p("## How to read it\n\n")
 	p("- **req/s** is what each server sustained; in (d) every server gets the same offered rate, so compare latencies there.\n")
-	p("- **Latencies** come from HDR histograms; in the open loop (d) they count from each request's scheduled send time, so a server that falls behind shows its queue.\n")
+	p("- **Latencies** come from HDR histograms; in the open loop (d) they count from each request's scheduled send time, so a server that falls behind shows its queue. The table gives medians of the rounds' percentiles; the latency chart puts all rounds together, so one bad round shows in its tail.\n")
 	p("- **CPU µs/req** is the efficiency figure: server CPU time per answered request, independent of how busy the load driver was.\n")
 	for _, n := range rep.Notes {
 		p("- %s\n", n)

@@ -41,6 +41,7 @@ type CurvePoint struct {
 // ScenarioResult is one scenario across servers.
 type ScenarioResult struct {
 	Key         string             `json:"key"`
+	Short       string             `json:"short"`
 	Description string             `json:"description"`
 	TargetRate  float64            `json:"target_rate,omitempty"`
 	Servers     map[string]*Series `json:"servers"`

@@ -75,7 +75,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			in.openRate = float64(int(b.Servers["java"].Median.RequestsPerSecond*cfg.RateFactor/100)) * 100
 		}
-		res := &ScenarioResult{Key: sc.Key, Description: sc.describe(in), Servers: map[string]*Series{}}
+		res := &ScenarioResult{Key: sc.Key, Short: sc.Short, Description: sc.describe(in), Servers: map[string]*Series{}}
 		if sc.Key == "d" {
 			res.TargetRate = in.openRate
 		}

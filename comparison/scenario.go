@@ -9,9 +9,10 @@ import (
 
 // scenario is one load shape, run against every server.
 type scenario struct {
-	Key  string
-	Name string
-	load func(url string, in inputs) loadtest.Config
+	Key   string
+	Short string // for chart labels
+	Name  string
+	load  func(url string, in inputs) loadtest.Config
 }
 
 // inputs are what the scenarios are built from.
@@ -25,20 +26,20 @@ type inputs struct {
 const formType = "application/x-www-form-urlencoded"
 
 var scenarios = []scenario{
-	{Key: "a", Name: "2016 run: -n N -c 100 -p post.data, no keep-alive", load: func(url string, in inputs) loadtest.Config {
+	{Key: "a", Short: "2016 ab", Name: "2016 run: -n N -c 100 -p post.data, no keep-alive", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Requests: in.cfg.Requests, Concurrency: 100, Bodies: in.post, ContentType: formType}
 	}},
-	{Key: "b", Name: "keep-alive, 100 connections", load: func(url string, in inputs) loadtest.Config {
+	{Key: "b", Short: "keep-alive", Name: "keep-alive, 100 connections", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Duration: in.cfg.Duration, Concurrency: 100, KeepAlive: true, Bodies: in.post, ContentType: formType}
 	}},
-	{Key: "c", Name: "keep-alive, 600 connections", load: func(url string, in inputs) loadtest.Config {
+	{Key: "c", Short: "600 conns", Name: "keep-alive, 600 connections", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Duration: in.cfg.Duration, Concurrency: 600, KeepAlive: true, Bodies: in.post, ContentType: formType}
 	}},
-	{Key: "d", Name: "open loop at a fixed rate near Java's capacity", load: func(url string, in inputs) loadtest.Config {
+	{Key: "d", Short: "open loop", Name: "open loop at a fixed rate near Java's capacity", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Duration: in.cfg.Duration, Rate: in.openRate, Concurrency: 200, KeepAlive: true,
 			Bodies: in.post, ContentType: formType}
 	}},
-	{Key: "e", Name: "corpus replay (requests.txt), keep-alive, 100 connections", load: func(url string, in inputs) loadtest.Config {
+	{Key: "e", Short: "corpus", Name: "corpus replay (requests.txt), keep-alive, 100 connections", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Duration: in.cfg.Duration, Concurrency: 100, KeepAlive: true, Bodies: in.corpus,
 			ContentType: formType, VariableLength: true}
 	}},
