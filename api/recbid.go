@@ -68,7 +68,7 @@ func (s *Server) handleRecbid(w http.ResponseWriter, r *http.Request) {
 	s.metrics.decision.Observe(time.Since(arrived).Seconds())
 	if err != nil {
 		s.metrics.stateErrors.Inc()
-		s.log.Error("decision failed", "err", err)
+		s.stateLog.error("decision failed", "err", err)
 	}
 	if !d.Bid() {
 		s.noBid(w, d.Reason)

@@ -41,6 +41,8 @@ type Server struct {
 	seat    []byte // pre-encoded part between the two bid ids
 	winURL  string
 
+	stateLog rateLog // state-store failures, seen per request
+
 	current  atomic.Pointer[serving]
 	reloadMu sync.Mutex
 	draining atomic.Bool
@@ -68,12 +70,13 @@ func NewServer(cfg Config, engine *bidder.Engine) (*Server, error) {
 		return nil, errors.New("api: PublicURL is required")
 	}
 	return &Server{
-		cfg:     cfg,
-		engine:  engine,
-		log:     cfg.Logger,
-		metrics: newMetrics(engine),
-		seat:    seatJSON(cfg.Seat),
-		winURL:  cfg.PublicURL + winPath,
+		cfg:      cfg,
+		engine:   engine,
+		log:      cfg.Logger,
+		metrics:  newMetrics(engine),
+		seat:     seatJSON(cfg.Seat),
+		winURL:   cfg.PublicURL + winPath,
+		stateLog: rateLog{log: cfg.Logger},
 	}, nil
 }
 

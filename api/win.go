@@ -70,7 +70,7 @@ func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
 		// The bid was claimed but the books could not be written: a state
 		// store failure, never a client's doing.
 		s.metrics.stateErrors.Inc()
-		s.log.Error("win not recorded", "bidid", id.String(), "err", err)
+		s.stateLog.error("win not recorded", "bidid", id.String(), "err", err)
 		writeError(w, http.StatusServiceUnavailable, errInternal, "", "win could not be recorded")
 		return
 	}
