@@ -94,8 +94,11 @@ func (d *Decision) Bid() bool { return d.Reason == ReasonNone }
 const usageChunk = 16
 
 // Decide runs the decision stages of the contract for one request and, on
-// a bid, keeps its record. Errors come only from the state stores; the
-// decision then says no bid with ReasonStateUnavailable.
+// a bid, keeps its record. Errors come only from the state stores and are
+// returned beside the decision: campaigns whose counters cannot be read drop
+// out (ReasonStateUnavailable when nothing else bids), while campaigns that
+// need no counters may still bid; a bid whose record cannot be kept is not
+// made.
 func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decision, error) {
 	arrived := req.Arrived
 	if arrived.IsZero() {
@@ -119,6 +122,7 @@ func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decisi
 	// floor are exactly the numbers below a bound.
 	limit := uint32(cat.aboveFloor(req.Floor))
 	reason := ReasonNoMatch // the furthest stage reached so far
+	var stateErr error      // a state store failure, reported beside the decision
 	n := uint32(cat.Len())
 	for lo := uint32(0); lo < n; lo += blockSize {
 		if lo >= limit && reason != ReasonNoMatch {
@@ -143,25 +147,26 @@ func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decisi
 			return Decision{Reason: ReasonTimeout}, nil
 		}
 		winner, r, err := e.applyCaps(ctx, cat, req, s)
-		if err != nil {
-			return Decision{Reason: ReasonStateUnavailable}, err
-		}
+		stateErr = errors.Join(stateErr, err)
 		if winner >= 0 {
 			now := e.cfg.Clock()
 			if !now.Before(deadline) {
-				return Decision{Reason: ReasonTimeout}, nil
+				return Decision{Reason: ReasonTimeout}, stateErr
 			}
-			return e.bid(ctx, cat, req, winner, now)
+			d, err := e.bid(ctx, cat, req, winner, now)
+			return d, errors.Join(stateErr, err)
 		}
 		reason = max(reason, r)
 	}
-	return Decision{Reason: reason}, nil
+	return Decision{Reason: reason}, stateErr
 }
 
 // applyCaps walks the candidates in priority order through the frequency and
 // budget stages and returns the first that passes both, or -1 and the stage
 // at which the last candidates dropped out. Counters are read in chunks of
-// consecutive candidates, so a remote ledger answers in one round trip.
+// consecutive candidates, so a remote ledger answers in one round trip. When
+// the ledger fails, the candidates it could not answer for drop out with
+// ReasonStateUnavailable and the error is returned beside the outcome.
 func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *scratch) (int, NoBidReason, error) {
 	// The best candidate usually wins: look at it alone first, and sort the
 	// others only when it drops out.
@@ -174,6 +179,7 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 	s.cands[0], s.cands[best] = s.cands[best], s.cands[0]
 	day := DayOf(req.TimeMs)
 	reason := ReasonFreqCap
+	var stateErr error
 	for i := 0; i < len(s.cands); {
 		end := len(s.cands)
 		if i == 0 {
@@ -204,7 +210,11 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 		}
 		if len(s.usage) > 0 {
 			if err := e.ledger.Usage(ctx, s.usage); err != nil {
-				return -1, ReasonStateUnavailable, fmt.Errorf("read counters: %w", err)
+				// These candidates' counters cannot be read: they drop out,
+				// and candidates with nothing to check may still bid.
+				stateErr = fmt.Errorf("read counters: %w", err)
+				reason = ReasonStateUnavailable
+				s.usage, s.order = s.usage[:0], s.order[:0]
 			}
 		}
 		for j := range s.usage {
@@ -216,13 +226,13 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 				reason = ReasonBudget
 				continue
 			}
-			return s.order[j], ReasonNone, nil
+			return s.order[j], ReasonNone, stateErr
 		}
 		if free >= 0 {
-			return free, ReasonNone, nil
+			return free, ReasonNone, stateErr
 		}
 	}
-	return -1, reason, nil
+	return -1, reason, stateErr
 }
 
 // bid keeps the record of a bid for candidate n and returns the decision.
