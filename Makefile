@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak java-baseline testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate testdata clean
 
 all: build
 
@@ -50,6 +50,17 @@ loadgen-vs-wrk:
 # (installed when missing and running as root); run it with java-baseline/run.sh.
 java-baseline:
 	java-baseline/build.sh
+
+# Three dspd replicas sharing Redis behind nginx, on loopback (cluster-stop stops them).
+cluster:
+	scripts/cluster.sh start
+
+cluster-stop:
+	scripts/cluster.sh stop
+
+# dspd's rate with its state in Redis next to in memory, in one run.
+redis-rate:
+	scripts/redis-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
 
 # The 2016 experiment, re-run fairly: a table here, report.md, report.json and
 # charts in out/compare-java/. N, DURATION and ROUNDS scale it.

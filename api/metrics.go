@@ -122,6 +122,18 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Help: "Budget and frequency counters evicted early because their cap was reached.",
 		}, func() float64 { _, e := ev.Evictions(); return float64(e) }))
 	}
+	if st, ok := engine.Ledger().(interface{ Failures() int64 }); ok {
+		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "dspd_state_store_failures_total",
+			Help: "Operations of the shared state store (Redis) that failed or timed out.",
+		}, func() float64 { return float64(st.Failures()) }))
+	}
+	if st, ok := engine.Ledger().(interface{ LostBidCounts() int64 }); ok {
+		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "dspd_state_store_lost_bid_counts_total",
+			Help: "Batches of bid counts (for /admin/stats) the shared store could not write.",
+		}, func() float64 { return float64(st.LostBidCounts()) }))
+	}
 	if sz, ok := engine.Ledger().(interface{ Sizes() (int, int) }); ok {
 		f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "dspd_ledger_day_counters",

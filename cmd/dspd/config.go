@@ -22,6 +22,7 @@ type config struct {
 	bidTTL       time.Duration
 	maxBids      int
 	maxFreq      int
+	state        string
 	drainTimeout time.Duration
 	sweepEvery   time.Duration
 	logFormat    string
@@ -45,6 +46,7 @@ func defaultConfig() config {
 		bidTTL:       bidder.DefaultBidTTL,
 		maxBids:      bidder.DefaultMaxBids,
 		maxFreq:      bidder.DefaultMaxFreqCounters,
+		state:        "memory",
 		drainTimeout: 15 * time.Second,
 		sweepEvery:   time.Minute,
 		logFormat:    "text",
@@ -73,6 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.bidTTL, "bid-ttl", c.bidTTL, "how long bid records wait for their win notice (0: the default)")
 	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, "most bid records held (about 250 bytes each); the oldest are evicted first (0: the default)")
 	fs.IntVar(&c.maxFreq, "max-freq-counters", c.maxFreq, "most frequency counters held (about 80 bytes each); the least recently written are evicted first (0: the default)")
+	fs.StringVar(&c.state, "state", c.state, "where budgets, frequency counters and bid records live: memory (this process), or redis://HOST:PORT/DB (shared by replicas; redis-cluster://HOST:PORT for Redis Cluster)")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", c.drainTimeout, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log level: debug, info, warn or error")

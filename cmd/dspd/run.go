@@ -12,6 +12,7 @@ import (
 
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/redis"
 )
 
 // hooks let tests observe the server's life; every field is optional.
@@ -26,12 +27,28 @@ type hooks struct {
 	wrap func(http.Handler) http.Handler
 }
 
+// openState returns the ledger and bid store -state names.
+func openState(ctx context.Context, cfg config) (bidder.Ledger, bidder.BidStore, func(), error) {
+	if cfg.state == "" || cfg.state == "memory" {
+		return bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq}),
+			bidder.NewMemoryBidStore(cfg.bidTTL, cfg.maxBids), func() {}, nil
+	}
+	s, err := redis.Open(ctx, redis.Config{URL: cfg.state, BidTTL: cfg.bidTTL})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("state: %w", err)
+	}
+	return s, s, func() { _ = s.Close() }, nil
+}
+
 // run loads the campaigns, serves until ctx is done, then drains and
 // returns nil. A campaigns file with any error stops it before it listens.
 func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal, h hooks) error {
-	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq}),
-		bidder.NewMemoryBidStore(cfg.bidTTL, cfg.maxBids))
+	ledger, bids, closeState, err := openState(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeState()
+	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin}, ledger, bids)
 	srv, err := api.NewServer(api.Config{
 		Seat:          cfg.seat,
 		PublicURL:     cfg.publicURL,

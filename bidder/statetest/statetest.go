@@ -1,0 +1,214 @@
+// Package statetest is the conformance suite of the bidder's state
+// interfaces: every bidder.Ledger and bidder.BidStore, in memory or in a
+// shared store, must pass the same tables, so that the decision behaves the
+// same whichever state it runs on.
+package statetest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
+)
+
+// Flusher is implemented by ledgers that write some counters in the
+// background (bid counts, for instance); the suite flushes before reading.
+type Flusher interface {
+	Flush(ctx context.Context) error
+}
+
+func flush(t *testing.T, l bidder.Ledger) {
+	t.Helper()
+	if f, ok := l.(Flusher); ok {
+		require.NoError(t, f.Flush(context.Background()))
+	}
+}
+
+// Ledger runs the ledger conformance tables; newLedger must return an empty
+// ledger each time, isolated from the others (a fresh key prefix, say).
+func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
+	ctx := context.Background()
+	const day bidder.Day = 20396
+
+	t.Run("empty", func(t *testing.T) {
+		l := newLedger(t)
+		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 60, Window: 1, Spent: 9, Wins: 9}}
+		require.NoError(t, l.Usage(ctx, qs))
+		assert.Equal(t, bidder.Micros(0), qs[0].Spent, "outputs are reset")
+		assert.Equal(t, int64(0), qs[0].Wins)
+		_, ok, err := l.Stats(ctx, "c1", day)
+		require.NoError(t, err)
+		assert.False(t, ok)
+	})
+
+	t.Run("wins, spend and frequency", func(t *testing.T) {
+		l := newLedger(t)
+		wins := []bidder.Win{
+			{CampaignID: "c1", Day: day, Price: 2_500_000, UID: "u1", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 1_000_000, UID: "u1", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 500_000, UID: "u2", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 1, UID: "u1", PeriodS: 3600, Window: 8},
+			{CampaignID: "c1", Day: day + 1, Price: 7},
+			{CampaignID: "c2", Day: day, Price: 11, UID: "u1", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 3},            // no user: no frequency counter
+			{CampaignID: "c1", Day: day, Price: 5, UID: "u3"}, // no period: no frequency counter
+		}
+		for _, w := range wins {
+			require.NoError(t, l.RecordWin(ctx, w))
+		}
+		require.NoError(t, l.RecordBid(ctx, "c1", day))
+		require.NoError(t, l.RecordBid(ctx, "c1", day))
+		flush(t, l)
+		qs := []bidder.UsageQuery{
+			{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, UID: "u2", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: 8},
+			{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 60, Window: 7},
+			{CampaignID: "c1", Day: day + 1},
+			{CampaignID: "c2", Day: day, UID: "u1", PeriodS: 3600, Window: 7},
+			{CampaignID: "c3", Day: day, UID: "u1", PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, UID: "u3", PeriodS: 3600, Window: 7},
+		}
+		require.NoError(t, l.Usage(ctx, qs))
+		got := make([][2]int64, len(qs))
+		for i, q := range qs {
+			got[i] = [2]int64{int64(q.Spent), q.Wins}
+		}
+		spent := int64(2_500_000 + 1_000_000 + 500_000 + 1 + 3 + 5)
+		assert.Equal(t, [][2]int64{
+			{spent, 2}, {spent, 1}, {spent, 1}, {spent, 0}, {7, 0}, {11, 1}, {0, 0}, {spent, 0},
+		}, got)
+		st, ok, err := l.Stats(ctx, "c1", day)
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.Equal(t, bidder.DayStats{Bids: 2, Wins: 6, Spend: bidder.Micros(spent)}, st)
+	})
+
+	t.Run("exact under concurrency", func(t *testing.T) {
+		l := newLedger(t)
+		const workers, each = 8, 50
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range each {
+					assert.NoError(t, l.RecordWin(ctx, bidder.Win{CampaignID: "c1", Day: day, Price: bidder.Micros(w*1000 + i),
+						UID: "u1", PeriodS: 3600, Window: 1}))
+					assert.NoError(t, l.RecordBid(ctx, "c1", day))
+				}
+			}()
+		}
+		wg.Wait()
+		flush(t, l)
+		var want bidder.Micros
+		for w := range workers {
+			for i := range each {
+				want += bidder.Micros(w*1000 + i)
+			}
+		}
+		st, _, err := l.Stats(ctx, "c1", day)
+		require.NoError(t, err)
+		assert.Equal(t, bidder.DayStats{Bids: workers * each, Wins: workers * each, Spend: want}, st)
+		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: 1}}
+		require.NoError(t, l.Usage(ctx, qs))
+		assert.Equal(t, int64(workers*each), qs[0].Wins)
+	})
+}
+
+// BidStore runs the bid-store conformance tables; newStore must return an
+// empty store keeping records ttl, isolated from the others.
+func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidder.BidStore) {
+	ctx := context.Background()
+	now := time.Now().Truncate(time.Millisecond)
+	rec := bidder.BidRecord{ID: bidder.BidID{1, 2, 3}, CampaignID: "c-0001", CreativeID: "cr-0001-a",
+		UID: "user:42/ü", TimeMs: 1793779200123, Price: 2_500_000, PeriodS: 86400}
+
+	t.Run("claim rules", func(t *testing.T) {
+		s := newStore(t, time.Minute)
+		require.NoError(t, s.Save(ctx, rec, now))
+		require.ErrorIs(t, s.Save(ctx, rec, now), bidder.ErrDuplicateBidID)
+		test := rec
+		test.ID, test.Test, test.UID, test.PeriodS = bidder.BidID{9}, true, "", 0
+		require.NoError(t, s.Save(ctx, test, now))
+
+		steps := []struct {
+			name  string
+			id    bidder.BidID
+			price bidder.Micros
+			at    time.Time
+			want  bidder.ClaimResult
+			err   error
+			rec   bidder.BidRecord
+		}{
+			{"unknown", bidder.BidID{7}, 1, now, 0, bidder.ErrUnknownBid, bidder.BidRecord{}},
+			{"price above the bid", rec.ID, rec.Price + 1, now, 0, bidder.ErrPriceAboveBid, bidder.BidRecord{}},
+			{"expired", rec.ID, 1, now.Add(time.Minute), 0, bidder.ErrUnknownBid, bidder.BidRecord{}},
+			{"first claim at the bid price", rec.ID, rec.Price, now.Add(time.Minute - time.Millisecond), bidder.Claimed, nil, rec},
+			{"price checked before the duplicate", rec.ID, rec.Price + 1, now, 0, bidder.ErrPriceAboveBid, bidder.BidRecord{}},
+			{"duplicate", rec.ID, 0, now, bidder.Duplicate, nil, rec},
+			{"a test bid", test.ID, 5, now, bidder.Claimed, nil, test},
+		}
+		for _, st := range steps {
+			got, res, err := s.Claim(ctx, st.id, st.price, st.at)
+			if st.err != nil {
+				assert.ErrorIs(t, err, st.err, st.name)
+				continue
+			}
+			require.NoError(t, err, st.name)
+			assert.Equal(t, st.want, res, st.name)
+			assert.Equal(t, st.rec, got, st.name)
+		}
+	})
+
+	t.Run("saved already expired", func(t *testing.T) {
+		s := newStore(t, time.Minute)
+		r := rec
+		r.ID = bidder.BidID{4}
+		require.NoError(t, s.Save(ctx, r, now.Add(-2*time.Minute)))
+		_, _, err := s.Claim(ctx, r.ID, 1, now)
+		assert.ErrorIs(t, err, bidder.ErrUnknownBid)
+	})
+
+	t.Run("exactly one claim under concurrency", func(t *testing.T) {
+		s := newStore(t, time.Minute)
+		const bids, claimers = 20, 8
+		for i := range bids {
+			r := rec
+			r.ID = bidder.BidID{5, byte(i)}
+			require.NoError(t, s.Save(ctx, r, now))
+		}
+		var mu sync.Mutex
+		claimed := map[bidder.BidID]int{}
+		var wg sync.WaitGroup
+		for range claimers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range bids {
+					id := bidder.BidID{5, byte(i)}
+					_, res, err := s.Claim(ctx, id, 1, now)
+					if !assert.NoError(t, err) {
+						return
+					}
+					if res == bidder.Claimed {
+						mu.Lock()
+						claimed[id]++
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		require.Len(t, claimed, bids)
+		for id, n := range claimed {
+			assert.Equal(t, 1, n, fmt.Sprintf("bid %x claimed %d times", id, n))
+		}
+	})
+}

@@ -1,0 +1,112 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/recbid/dspd/bidder"
+)
+
+// ErrUnavailable is the cause of every failure while the breaker is open:
+// Redis failed recently and is left alone for a pause.
+var ErrUnavailable = errors.New("redis unavailable")
+
+// Store is the bidder's state in Redis: a bidder.Ledger and a
+// bidder.BidStore. It is safe for concurrent use; Close flushes it.
+type Store struct {
+	cfg    Config
+	client goredis.UniversalClient
+
+	openUntil atomic.Int64 // Unix nanoseconds until which the breaker is open
+	inARow    atomic.Int64 // failures since the last success
+	failures  atomic.Int64
+
+	spend spendCache
+	bids  bidCounts
+	saved savedWindow
+
+	stop chan struct{}
+	done sync.WaitGroup
+}
+
+var (
+	_ bidder.Ledger   = (*Store)(nil)
+	_ bidder.BidStore = (*Store)(nil)
+)
+
+// Open connects to Redis, checks it answers, and starts the background
+// flush of bid counts.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	cfg = cfg.withDefaults()
+	client, err := cfg.client()
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{cfg: cfg, client: client, stop: make(chan struct{})}
+	s.spend.init()
+	s.bids.init()
+	s.saved.init(cfg.BidTTL)
+	pctx, cancel := context.WithTimeout(ctx, 50*cfg.OpTimeout)
+	defer cancel()
+	if err := client.Ping(pctx).Err(); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("redis %s: %w", cfg.URL, err)
+	}
+	s.done.Add(1)
+	go s.flushLoop()
+	return s, nil
+}
+
+// Close writes the pending bid counts and closes the connections.
+func (s *Store) Close() error {
+	close(s.stop)
+	s.done.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	ferr := s.Flush(ctx)
+	return errors.Join(ferr, s.client.Close())
+}
+
+// Failures returns how many Redis operations failed so far.
+func (s *Store) Failures() int64 { return s.failures.Load() }
+
+// call runs op with the store's timeout unless the breaker is open; the
+// breaker opens when BreakerAfter operations in a row have failed.
+func (s *Store) call(ctx context.Context, op func(ctx context.Context) error) error {
+	if now := time.Now().UnixNano(); now < s.openUntil.Load() {
+		return ErrUnavailable
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.OpTimeout)
+	defer cancel()
+	err := op(ctx)
+	if err != nil && !errors.Is(err, goredis.Nil) {
+		s.failures.Add(1)
+		if s.inARow.Add(1) >= int64(s.cfg.BreakerAfter) {
+			s.openUntil.Store(time.Now().Add(s.cfg.BreakerPause).UnixNano())
+		}
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	s.inARow.Store(0)
+	return nil
+}
+
+// Keys. The part in braces is the hash tag: what Redis Cluster places by.
+
+func (s *Store) bidKey(id bidder.BidID) string {
+	return s.cfg.Prefix + ":bid:{" + id.String() + "}"
+}
+
+func (s *Store) dayKey(campaign string, day bidder.Day) string {
+	return s.cfg.Prefix + ":day:{" + campaign + "}:" + strconv.Itoa(int(day))
+}
+
+func (s *Store) freqKey(uid, campaign string, period, window int64) string {
+	return s.cfg.Prefix + ":freq:{" + uid + "}:" + campaign + ":" + strconv.FormatInt(period, 10) + ":" + strconv.FormatInt(window, 10)
+}

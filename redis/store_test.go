@@ -1,0 +1,184 @@
+package redis
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/bidder/statetest"
+)
+
+func TestLedgerConformance(t *testing.T) {
+	r := startRedis(t)
+	statetest.Ledger(t, func(t *testing.T) bidder.Ledger {
+		return r.open(t, Config{SpendStaleness: -1, OpTimeout: time.Second})
+	})
+}
+
+func TestBidStoreConformance(t *testing.T) {
+	r := startRedis(t)
+	statetest.BidStore(t, func(t *testing.T, ttl time.Duration) bidder.BidStore {
+		return r.open(t, Config{BidTTL: ttl, OpTimeout: time.Second})
+	})
+}
+
+func testCampaign(id string, mods ...func(*bidder.Campaign)) *bidder.Campaign {
+	c := &bidder.Campaign{ID: id, Advertiser: "A", ADomain: []string{"a.example"}, Cat: []string{"IAB1"}, Active: true,
+		BidCPM: 2_000_000, Creatives: []bidder.Creative{{ID: id + "-cr", W: 300, H: 250, ImageURL: "https://a/i", ClickURL: "https://a/"}}}
+	for _, m := range mods {
+		m(c)
+	}
+	return c
+}
+
+func testRequest(uid string) bidder.Request {
+	return bidder.Request{ID: "r", ImpID: "1", W: 300, H: 250, UID: uid, TimeMs: time.Now().UnixMilli(), TMax: time.Second}
+}
+
+// replica is one dspd's engine on the shared store.
+func replica(t *testing.T, r *redisServer, prefix string) *bidder.Engine {
+	s := r.open(t, Config{Prefix: prefix, OpTimeout: time.Second, SpendStaleness: -1})
+	return bidder.NewEngine(bidder.Config{}, s, s)
+}
+
+// TestWinsAcrossReplicas: bids made on one replica, whose win notices (three
+// copies each) hit three replicas at once: every bid is claimed exactly once
+// and the shared spend is exact.
+func TestWinsAcrossReplicas(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	replicas := []*bidder.Engine{replica(t, r, "x"), replica(t, r, "x"), replica(t, r, "x")}
+	cat := bidder.NewCatalog([]*bidder.Campaign{testCampaign("c1")})
+	var ids []bidder.BidID
+	for i := range 60 {
+		req := testRequest("")
+		d, err := replicas[i%3].Decide(ctx, cat, &req)
+		require.NoError(t, err)
+		require.True(t, d.Bid(), d.Reason.String())
+		ids = append(ids, d.BidID)
+	}
+	var claimed, duplicates atomic.Int64
+	var wg sync.WaitGroup
+	for _, e := range replicas {
+		for range 2 { // each replica gets every notice twice, concurrently
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i, id := range ids {
+					out, err := e.Win(ctx, id, bidder.Micros(1_000_000+i))
+					if !assert.NoError(t, err) {
+						return
+					}
+					if out.Duplicate {
+						duplicates.Add(1)
+					} else {
+						claimed.Add(1)
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	assert.Equal(t, int64(len(ids)), claimed.Load(), "each bid claimed once across replicas")
+	assert.Equal(t, int64(5*len(ids)), duplicates.Load())
+	var want bidder.Micros
+	for i := range ids {
+		want += bidder.Micros(1_000_000 + i)
+	}
+	require.NoError(t, replicas[0].Ledger().(*Store).Flush(ctx))
+	require.NoError(t, replicas[1].Ledger().(*Store).Flush(ctx))
+	require.NoError(t, replicas[2].Ledger().(*Store).Flush(ctx))
+	st, ok, err := replicas[1].Stats(ctx, "c1", bidder.DayOf(time.Now().UnixMilli()))
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, bidder.DayStats{Bids: int64(len(ids)), Wins: int64(len(ids)), Spend: want}, st)
+}
+
+// TestSharedCaps: a frequency cap and a budget reached through wins on
+// other replicas stop the bids of a third.
+func TestSharedCaps(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	a, b := replica(t, r, "caps"), replica(t, r, "caps")
+	cat := bidder.NewCatalog([]*bidder.Campaign{
+		testCampaign("capped", func(c *bidder.Campaign) { c.FreqCap = bidder.FreqCap{Impressions: 2, PeriodS: 3600} }),
+	})
+	for range 2 {
+		req := testRequest("u1")
+		d, err := a.Decide(ctx, cat, &req)
+		require.NoError(t, err)
+		require.True(t, d.Bid())
+		_, err = b.Win(ctx, d.BidID, 1_000_000) // the notice reaches the other replica
+		require.NoError(t, err)
+	}
+	req := testRequest("u1")
+	d, err := b.Decide(ctx, cat, &req)
+	require.NoError(t, err)
+	assert.Equal(t, bidder.ReasonFreqCap, d.Reason)
+
+	budget := bidder.NewCatalog([]*bidder.Campaign{testCampaign("small", func(c *bidder.Campaign) { c.DailyBudget = 5000 })})
+	for range 2 { // 5,000 micros a day = 5,000,000 CPM micros: two wins at 2 CPM leave 1,000,000
+		req := testRequest("")
+		d, err := a.Decide(ctx, budget, &req)
+		require.NoError(t, err)
+		require.True(t, d.Bid())
+		_, err = b.Win(ctx, d.BidID, 2_000_000)
+		require.NoError(t, err)
+	}
+	req = testRequest("")
+	d, err = a.Decide(ctx, budget, &req)
+	require.NoError(t, err)
+	assert.Equal(t, bidder.ReasonBudget, d.Reason)
+}
+
+// TestRedisDownAndBack stops Redis while decisions run: they keep being
+// answered quickly, with no bid, and bidding resumes by itself once Redis
+// is back.
+func TestRedisDownAndBack(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	s := r.open(t, Config{OpTimeout: 20 * time.Millisecond, BreakerPause: 200 * time.Millisecond})
+	e := bidder.NewEngine(bidder.Config{}, s, s)
+	cat := bidder.NewCatalog([]*bidder.Campaign{
+		testCampaign("capped", func(c *bidder.Campaign) { c.FreqCap = bidder.FreqCap{Impressions: 100, PeriodS: 3600} }),
+	})
+	decide := func() (bidder.Decision, time.Duration) {
+		req := testRequest("u1")
+		start := time.Now()
+		d, _ := e.Decide(ctx, cat, &req)
+		return d, time.Since(start)
+	}
+	d, _ := decide()
+	require.True(t, d.Bid(), "bids while Redis is up")
+
+	r.stop()
+	var slowest time.Duration
+	reasons := map[bidder.NoBidReason]int{}
+	for range 200 {
+		d, took := decide()
+		slowest = max(slowest, took)
+		reasons[d.Reason]++
+	}
+	t.Logf("Redis down: %v, slowest decision %v", reasons, slowest)
+	assert.Equal(t, 200, reasons[bidder.ReasonStateUnavailable], "no bid, reason state_unavailable")
+	assert.Less(t, slowest, 500*time.Millisecond, "never hangs: each call gives up after its 20 ms timeout or at once")
+	_, _, err := s.Claim(ctx, bidder.BidID{1}, 1, time.Now())
+	assert.True(t, errors.Is(err, ErrUnavailable))
+
+	r.start()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if d, _ := decide(); d.Bid() {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "bidding did not resume after Redis came back")
+		time.Sleep(20 * time.Millisecond)
+	}
+}

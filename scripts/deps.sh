@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# deps.sh: install the Debian packages the tests need, in one go (one
+# apt-get update, then apt-get install of what is missing): the JDK, Tomcat
+# and Jackson for the Java baseline and its parity test, redis-server for
+# the Redis state tests. Needs root when something is missing.
+set -euo pipefail
+packages=(openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java libjackson2-databind-java redis-server)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "missing Debian packages: ${missing[*]}; install them with: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing ${missing[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
