@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate testdata clean
 
 all: build
 
@@ -22,8 +22,11 @@ run: build
 
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
+	# allocation bounds, which mean nothing under the race detector
+	$(GO) test -count=1 -run 'Allocations' ./api ./internal/jsoncodec
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForm$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
+	$(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
 
 vet:
 	$(GO) vet ./...
@@ -61,6 +64,10 @@ cluster-stop:
 # dspd's rate with its state in Redis next to in memory, in one run.
 redis-rate:
 	scripts/redis-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# dspd's rate on OpenRTB next to the form protocol, in one run.
+openrtb-rate:
+	scripts/openrtb-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
 
 # The 2016 experiment, re-run fairly: a table here, report.md, report.json and
 # charts in out/compare-java/. N, DURATION and ROUNDS scale it.

@@ -190,3 +190,90 @@ func sampleBid(b *testing.B, srv *Server) (*bidder.Request, *bidder.Decision, *c
 	require.True(b, d.Bid())
 	return req, &d, &cur.creatives[d.Slot]
 }
+
+// benchOpenRTB posts bodies round robin to h as OpenRTB requests, with
+// Content-Encoding ce when not empty, and checks every answer is a bid or a
+// no bid.
+func benchOpenRTB(b *testing.B, h http.HandlerFunc, bodies [][]byte, ce string) {
+	reader := bytes.NewReader(nil)
+	r := httptest.NewRequest(http.MethodPost, openrtbPath, nil)
+	r.Header.Set("Content-Type", jsonMediaType)
+	r.Header.Set("X-Openrtb-Version", "2.6")
+	if ce != "" {
+		r.Header.Set("Content-Encoding", ce)
+	}
+	r.Body = io.NopCloser(reader)
+	w := &discardWriter{h: http.Header{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		body := bodies[i%len(bodies)]
+		reader.Reset(body)
+		r.ContentLength = int64(len(body))
+		w.code = http.StatusOK
+		h(w, r)
+		if w.code != http.StatusOK && w.code != http.StatusNoContent {
+			b.Fatalf("status %d", w.code)
+		}
+	}
+}
+
+// BenchmarkOpenRTB measures the whole OpenRTB handler beside
+// BenchmarkRecbid: body read (and inflated), JSON walk, validation, one
+// decision per banner size, bid records, response encoding.
+func BenchmarkOpenRTB(b *testing.B) {
+	post := []byte(readFile(b, "../testdata/openrtb/post.json"))
+	var corpus [][]byte
+	for _, l := range readLines(b, "../testdata/openrtb/requests.jsonl") {
+		corpus = append(corpus, []byte(l))
+	}
+	gz := func(bodies ...[]byte) [][]byte {
+		out := make([][]byte, len(bodies))
+		for i, body := range bodies {
+			out[i] = gzipBytes(b, body)
+		}
+		return out
+	}
+	b.Run("handler/post.json", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).handleOpenRTB, [][]byte{post}, "")
+	})
+	b.Run("handler/post.json.gz", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).handleOpenRTB, gz(post), "gzip")
+	})
+	b.Run("handler/requests.jsonl", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).handleOpenRTB, corpus, "")
+	})
+	b.Run("handler/requests.jsonl.gz", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).handleOpenRTB, gz(corpus...), "gzip")
+	})
+	b.Run("handler/multi-imp", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).handleOpenRTB, [][]byte{[]byte(benchMultiImp)}, "")
+	})
+	b.Run("router/post.json", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).PublicHandler().ServeHTTP, [][]byte{post}, "")
+	})
+}
+
+// benchMultiImp is post.json's request with three banner impressions, one
+// of them offering three sizes.
+const benchMultiImp = `{"id":"7c0f3e9a5b2d4c18a6e1f0d9b8c7a654","imp":[` +
+	`{"id":"1","banner":{"w":320,"h":50,"format":[{"w":320,"h":50},{"w":300,"h":250},{"w":728,"h":90}]},"bidfloor":0.5,"secure":1},` +
+	`{"id":"2","banner":{"w":300,"h":250},"bidfloor":0.5,"secure":1},` +
+	`{"id":"3","banner":{"w":320,"h":480},"bidfloor":0.5,"secure":1}],` +
+	`"app":{"bundle":"com.example.news","name":"Example News","cat":["IAB12","IAB12-1"]},` +
+	`"device":{"ua":"Mozilla/5.0 (Linux; Android 14; 23049RAD8C Build/UKQ1.230804.001; wv)","ip":"116.228.111.18",` +
+	`"geo":{"country":"CHN","region":"31","city":"Shanghai"},"devicetype":4,"os":"android"},` +
+	`"user":{"id":"u_k3v9q2m7x1c8z5w4r6t0y2p8n1b7"},"at":1,"tmax":120,"cur":["USD"]}`
+
+// BenchmarkDecodeBidRequest is the JSON walk alone, over post.json.
+func BenchmarkDecodeBidRequest(b *testing.B) {
+	post := []byte(readFile(b, "../testdata/openrtb/post.json"))
+	st := openrtbStates.Get().(*openrtbState)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(post)))
+	for b.Loop() {
+		if ferr, ok := decodeBidRequest(post, st); !ok || ferr != nil {
+			b.Fatal(ferr)
+		}
+	}
+}

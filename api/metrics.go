@@ -25,6 +25,7 @@ type metrics struct {
 	campaigns              prometheus.Gauge
 	stateErrors            prometheus.Counter
 	panics                 prometheus.Counter
+	openrtb                openrtbMetrics
 }
 
 func newMetrics(engine *bidder.Engine) *metrics {
@@ -144,6 +145,7 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Help: "Per-user frequency counters held.",
 		}, func() float64 { _, q := sz.Sizes(); return float64(q) }))
 	}
+	m.openrtb = newOpenRTBMetrics(reg)
 	return m
 }
 

@@ -140,5 +140,6 @@ func (s *Server) PublicHandler() http.Handler {
 	r.Use(s.recoverPanics)
 	r.HandleFunc(recbidPath, s.handleRecbid)
 	r.HandleFunc(winPath, s.handleWin)
+	r.HandleFunc(openrtbPath, s.handleOpenRTB)
 	return r
 }

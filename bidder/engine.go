@@ -85,6 +85,8 @@ type Decision struct {
 	Slot     int // the creative's slot in the catalog (see Catalog.EachCreative)
 	BidID    BidID
 	Price    Micros
+
+	deadline time.Time // the request's decision deadline, for Keep
 }
 
 // Bid reports whether the decision is a bid.
@@ -93,13 +95,60 @@ func (d *Decision) Bid() bool { return d.Reason == ReasonNone }
 // usageChunk is how many candidates' counters are asked for at once.
 const usageChunk = 16
 
+// ErrNotABid is returned by Keep for a decision that is not a bid.
+var ErrNotABid = errors.New("bidder: only a bid can be kept")
+
 // Decide runs the decision stages of the contract for one request and, on
 // a bid, keeps its record. Errors come only from the state stores and are
 // returned beside the decision: campaigns whose counters cannot be read drop
 // out (ReasonStateUnavailable when nothing else bids), while campaigns that
 // need no counters may still bid; a bid whose record cannot be kept is not
 // made.
+//
+// Decide is Choose then Keep, with the deadline checked once, when the
+// winner is known.
 func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decision, error) {
+	d, now, err := e.choose(ctx, cat, req)
+	if !d.Bid() {
+		return d, err
+	}
+	return d, errors.Join(err, e.keep(ctx, req, &d, now))
+}
+
+// Choose runs the decision stages like Decide but keeps nothing: a bid
+// decision has no BidID and leaves no record until Keep saves it. Errors are
+// as Decide's, beside the decision. A transport that weighs several
+// decisions for one impression (an OpenRTB banner offering several sizes)
+// chooses among them and keeps only the one it answers with, so that the
+// others leave no trace in the books.
+func (e *Engine) Choose(ctx context.Context, cat *Catalog, req *Request) (Decision, error) {
+	d, _, err := e.choose(ctx, cat, req)
+	return d, err
+}
+
+// Keep saves the record of a bid decision that Choose made for req (the
+// same request, or one that differs only in size) and sets its BidID,
+// counting the bid as Decide does. It checks the decision deadline again
+// first, since time has passed since Choose: past it, d becomes a no bid
+// with ReasonTimeout and nothing is kept. When a state store fails, d
+// becomes a no bid with ReasonStateUnavailable and the error is returned.
+// Keep must be called at most once per decision.
+func (e *Engine) Keep(ctx context.Context, req *Request, d *Decision) error {
+	if !d.Bid() || d.Campaign == nil || d.Creative == nil {
+		return ErrNotABid
+	}
+	now := e.cfg.Clock()
+	if !now.Before(d.deadline) {
+		*d = Decision{Reason: ReasonTimeout}
+		return nil
+	}
+	return e.keep(ctx, req, d, now)
+}
+
+// choose is Choose, also returning for a bid the clock reading at which its
+// deadline was last checked.
+func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decision, time.Time, error) {
+	var never time.Time
 	arrived := req.Arrived
 	if arrived.IsZero() {
 		arrived = e.cfg.Clock()
@@ -111,12 +160,12 @@ func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decisi
 	deadline := arrived.Add(tmax - e.cfg.SafetyMargin)
 
 	if req.Cur != "" && !equalFoldASCII(req.Cur, "USD") {
-		return Decision{Reason: ReasonCurrency}, nil
+		return Decision{Reason: ReasonCurrency}, never, nil
 	}
 	s := cat.scratch.Get().(*scratch)
 	defer cat.scratch.Put(s)
 	if !cat.prepare(req, s) {
-		return Decision{Reason: ReasonNoMatch}, nil
+		return Decision{Reason: ReasonNoMatch}, never, nil
 	}
 	// Campaigns are numbered by descending bid, so those that clear the
 	// floor are exactly the numbers below a bound.
@@ -144,21 +193,28 @@ func (e *Engine) Decide(ctx context.Context, cat *Catalog, req *Request) (Decisi
 			continue
 		}
 		if !e.cfg.Clock().Before(deadline) {
-			return Decision{Reason: ReasonTimeout}, nil
+			return Decision{Reason: ReasonTimeout}, never, nil
 		}
 		winner, r, err := e.applyCaps(ctx, cat, req, s)
 		stateErr = errors.Join(stateErr, err)
 		if winner >= 0 {
 			now := e.cfg.Clock()
 			if !now.Before(deadline) {
-				return Decision{Reason: ReasonTimeout}, stateErr
+				return Decision{Reason: ReasonTimeout}, never, stateErr
 			}
-			d, err := e.bid(ctx, cat, req, winner, now)
-			return d, errors.Join(stateErr, err)
+			c := cat.campaigns[winner]
+			ci := creativeFor(c, req)
+			return Decision{
+				Campaign: c,
+				Creative: &c.Creatives[ci],
+				Slot:     cat.creativeBase[winner] + ci,
+				Price:    c.BidCPM,
+				deadline: deadline,
+			}, now, stateErr
 		}
 		reason = max(reason, r)
 	}
-	return Decision{Reason: reason}, stateErr
+	return Decision{Reason: reason}, never, stateErr
 }
 
 // applyCaps walks the candidates in priority order through the frequency and
@@ -235,15 +291,16 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 	return -1, reason, stateErr
 }
 
-// bid keeps the record of a bid for candidate n and returns the decision.
-func (e *Engine) bid(ctx context.Context, cat *Catalog, req *Request, n int, now time.Time) (Decision, error) {
-	c := cat.campaigns[n]
-	ci := creativeFor(c, req)
+// keep saves the record of bid decision d at now, counts the bid, and sets
+// d's BidID. When a state store fails, d becomes a no bid and the error is
+// returned.
+func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.Time) error {
+	c := d.Campaign
 	rec := BidRecord{
 		CampaignID: c.ID,
-		CreativeID: c.Creatives[ci].ID,
+		CreativeID: d.Creative.ID,
 		TimeMs:     req.TimeMs,
-		Price:      c.BidCPM,
+		Price:      d.Price,
 		Test:       req.Test,
 	}
 	if c.FreqCap.Capped() {
@@ -257,19 +314,16 @@ func (e *Engine) bid(ctx context.Context, cat *Catalog, req *Request, n int, now
 			break
 		}
 		if !errors.Is(err, ErrDuplicateBidID) || attempt == 3 {
-			return Decision{Reason: ReasonStateUnavailable}, fmt.Errorf("save bid: %w", err)
+			*d = Decision{Reason: ReasonStateUnavailable}
+			return fmt.Errorf("save bid: %w", err)
 		}
 	}
 	if !req.Test {
 		if err := e.ledger.RecordBid(ctx, c.ID, DayOf(req.TimeMs)); err != nil {
-			return Decision{Reason: ReasonStateUnavailable}, fmt.Errorf("count bid: %w", err)
+			*d = Decision{Reason: ReasonStateUnavailable}
+			return fmt.Errorf("count bid: %w", err)
 		}
 	}
-	return Decision{
-		Campaign: c,
-		Creative: &c.Creatives[ci],
-		Slot:     cat.creativeBase[n] + ci,
-		BidID:    rec.ID,
-		Price:    c.BidCPM,
-	}, nil
+	d.BidID = rec.ID
+	return nil
 }

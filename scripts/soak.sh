@@ -37,4 +37,5 @@ DSPD_SOAK=1 go test -count=1 -run 'TestReloadUnderLoad' -v ./cmd/dspd | grep -E 
 echo "== 4. fuzzing, $fuzztime per target =="
 go test -run '^$' -fuzz '^FuzzParseForm$' -fuzztime "$fuzztime" ./api | tail -2
 go test -run '^$' -fuzz '^FuzzRecbid$' -fuzztime "$fuzztime" ./api | tail -2
+go test -run '^$' -fuzz '^FuzzOpenRTB$' -fuzztime "$fuzztime" -fuzzminimizetime 10s ./api | tail -2
 echo "soak passed"

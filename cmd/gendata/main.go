@@ -8,7 +8,15 @@
 //     committed file diffs line by line);
 //   - post.data: one fixed bid request body with no trailing newline, the file
 //     `ab -p post.data -T application/x-www-form-urlencoded` posts;
-//   - requests.txt: url-encoded bid request bodies, one per line.
+//   - requests.txt: url-encoded bid request bodies, one per line;
+//   - openrtb/requests.jsonl: the same requests as OpenRTB 2.6 BidRequests,
+//     one JSON object per line, for POST /openrtb2/bid (`loadgen -corpus
+//     testdata/openrtb/requests.jsonl -T application/json`);
+//   - openrtb/post.json: post.data as an OpenRTB BidRequest, with no
+//     trailing newline, for loadgen -p.
+//
+// (-openrtb names the subdirectory of the OpenRTB files; -openrtb "" skips
+// them.)
 //
 // The output depends only on the flags: the same seed always gives the same
 // bytes (see package internal/synth).
@@ -29,18 +37,19 @@ func main() {
 	nRequests := flag.Int("requests", 10000, "number of request bodies to generate")
 	seed := flag.Uint64("seed", synth.DefaultSeed, "random seed")
 	out := flag.String("out", "testdata", "output directory")
+	openrtb := flag.String("openrtb", "openrtb", "subdirectory of -out for the OpenRTB corpus and post.json (empty: none)")
 	flag.Parse()
 	if flag.NArg() > 0 || *nCampaigns < 0 || *nRequests < 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*nCampaigns, *nRequests, *seed, *out); err != nil {
+	if err := run(*nCampaigns, *nRequests, *seed, *out, *openrtb); err != nil {
 		fmt.Fprintln(os.Stderr, "gendata:", err)
 		os.Exit(1)
 	}
 }
 
-func run(nCampaigns, nRequests int, seed uint64, out string) error {
+func run(nCampaigns, nRequests int, seed uint64, out, openrtbDir string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -56,9 +65,35 @@ func run(nCampaigns, nRequests int, seed uint64, out string) error {
 	}); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(out, "requests.txt"), func(w *bufio.Writer) error {
-		for _, body := range synth.Requests(nRequests, seed, cs) {
-			w.WriteString(body)
+	bodies := synth.Requests(nRequests, seed, cs)
+	if err := writeLines(filepath.Join(out, "requests.txt"), bodies); err != nil {
+		return err
+	}
+	if openrtbDir == "" {
+		return nil
+	}
+	dir := filepath.Join(out, openrtbDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	requests, err := synth.OpenRTBRequests(bodies)
+	if err != nil {
+		return err
+	}
+	if err := writeLines(filepath.Join(dir, "requests.jsonl"), requests); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, "post.json"), func(w *bufio.Writer) error {
+		_, err := w.WriteString(synth.OpenRTBPostData())
+		return err
+	})
+}
+
+// writeLines writes one line per string.
+func writeLines(path string, lines []string) error {
+	return writeFile(path, func(w *bufio.Writer) error {
+		for _, l := range lines {
+			w.WriteString(l)
 			w.WriteByte('\n')
 		}
 		return nil

@@ -1,0 +1,399 @@
+package api
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/jsoncodec"
+)
+
+// OpenRTB 2.6 on the same engine and the same books as recbid: see
+// docs/openrtb.md for the contract.
+
+const (
+	openrtbPath   = "/openrtb2/bid"
+	jsonMediaType = "application/json"
+)
+
+// Headers of the OpenRTB endpoint, in the form net/http keeps them.
+const (
+	hdrOpenRTBVersion = "X-Openrtb-Version" // echoed on every answer
+	hdrOpenRTBNbr     = "X-Openrtb-Nbr"     // "1": answer a no bid with {"id":…,"nbr":N}
+)
+
+// nbrCodes maps the bidder's no-bid reasons to the nearest OpenRTB no-bid
+// reason code (the IAB list that OpenRTB 2.6 refers to); docs/openrtb.md
+// explains each choice.
+var nbrCodes = [16]int{
+	bidder.ReasonCurrency:         2,  // Invalid Request: dspd bids in USD only
+	bidder.ReasonNoMatch:          0,  // Unknown Error: the list has no "no matching demand"
+	bidder.ReasonBelowFloor:       0,  // Unknown Error: nor "below floor"
+	bidder.ReasonFreqCap:          9,  // Daily User Cap Met
+	bidder.ReasonBudget:           10, // Daily Domain Cap Met: a daily cap, the campaign's
+	bidder.ReasonTimeout:          15, // Insufficient Auction Time
+	bidder.ReasonStateUnavailable: 1,  // Technical Error
+}
+
+// handleOpenRTB serves POST /openrtb2/bid: validation in recbid's order
+// (method, content type and encoding, size, gzip and JSON, fields), one
+// decision per impression, and a 200 bid response, or a 204 no bid (a 200
+// {"id":…,"nbr":N} when the exchange asks for reasons).
+func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
+	arrived := s.engine.Now()
+	if v := r.Header[hdrOpenRTBVersion]; len(v) == 1 && isOpenRTBVersion(v[0]) {
+		w.Header()[hdrOpenRTBVersion] = v // the request's own slice: net/http only reads it
+	}
+	if r.Method != http.MethodPost {
+		s.openrtbReject(errMethodNotAllowed)
+		methodNotAllowed(w, hdrAllowPOST)
+		return
+	}
+	if !isJSONContentType(r.Header.Get("Content-Type")) {
+		s.openrtbReject(errUnsupportedMediaType)
+		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
+			"Content-Type must be "+jsonMediaType)
+		return
+	}
+	gzipped, ok := contentEncoding(r.Header["Content-Encoding"])
+	if !ok {
+		s.openrtbReject(errUnsupportedMediaType)
+		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
+			"Content-Encoding must be gzip or identity")
+		return
+	}
+	st := openrtbStates.Get().(*openrtbState)
+	defer openrtbStates.Put(st)
+	body, err := readBody(r, &st.body)
+	if err == nil && gzipped {
+		gz := gunzippers.Get().(*gunzipper)
+		defer gunzippers.Put(gz)
+		body, err = gz.inflate(body)
+	}
+	switch {
+	case errors.Is(err, errTooLarge):
+		s.openrtbReject(errBodyTooLarge)
+		writeError(w, http.StatusRequestEntityTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
+		return
+	case errors.Is(err, errBadGzip):
+		s.openrtbReject(errBadBody)
+		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not valid gzip")
+		return
+	case err != nil:
+		// The client went away or sent a broken body: answer what we can.
+		s.openrtbReject(errBadBody)
+		writeError(w, http.StatusBadRequest, errBadBody, "", "could not read the body")
+		return
+	}
+	ferr, jsonOK := decodeBidRequest(body, st)
+	switch {
+	case !jsonOK:
+		s.openrtbReject(errBadBody)
+		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not a JSON object")
+		return
+	case ferr != nil:
+		s.openrtbReject(ferr.code)
+		writeError(w, http.StatusBadRequest, ferr.code, ferr.field, ferr.message)
+		return
+	}
+	s.bidOpenRTB(w, r, &st.req, st, arrived)
+}
+
+// bidOpenRTB decides every impression of a valid request and answers.
+func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, req *openrtbRequest, st *openrtbState, arrived time.Time) {
+	m := &s.metrics.openrtb
+	reason := bidder.ReasonNone // the furthest stage any impression reached
+	bids := st.bids[:0]
+	cur := s.current.Load()
+	if cur == nil {
+		reason = bidder.ReasonNoMatch
+	} else {
+		base := req.engineRequest(arrived)
+		for i := range req.imps {
+			d := s.decideImp(r.Context(), cur.catalog, &base, &req.imps[i])
+			if d.Bid() {
+				bids = append(bids, openrtbBid{imp: i, d: d})
+				m.impBid.Inc()
+			} else {
+				reason = max(reason, d.Reason)
+				m.impNobid.Inc()
+			}
+		}
+		s.metrics.decision.Observe(time.Since(arrived).Seconds())
+	}
+	if len(bids) == 0 {
+		if reason == bidder.ReasonNone {
+			reason = bidder.ReasonNoMatch
+		}
+		s.openrtbNoBid(w, r, req.id, reason)
+		return
+	}
+	m.bid.Inc()
+	jw := jsoncodec.NewWriter()
+	defer jw.Free()
+	s.encodeOpenRTB(jw, req, bids, cur.creatives)
+	w.Header()["Content-Type"] = hdrJSON
+	_, _ = w.Write(jw.Bytes())
+}
+
+// decideImp makes the decision of one impression: one Choose per banner
+// size, in order (banner.w/h first, then banner.format[]), the highest price
+// kept (ties: the first size), and only that one saved with Keep. Without a
+// bid, the reason is the furthest stage any size reached; an impression
+// without a banner size gets no_match.
+func (s *Server) decideImp(ctx context.Context, cat *bidder.Catalog, base *bidder.Request, imp *openrtbImp) bidder.Decision {
+	req := *base
+	req.ImpID, req.Floor, req.Secure = imp.id, imp.floor, imp.secure
+	if imp.floorCur != "" && !strings.EqualFold(imp.floorCur, "USD") {
+		req.Cur = imp.floorCur // the floor's currency: no bid, reason currency
+	}
+	var best bidder.Decision
+	var bestW, bestH int
+	found := false
+	reason := bidder.ReasonNone
+	for k := 0; k < imp.nsizes; k++ {
+		req.W, req.H = int(imp.sizes[k].w), int(imp.sizes[k].h)
+		d, err := s.engine.Choose(ctx, cat, &req)
+		if err != nil {
+			s.stateError(err)
+		}
+		if !d.Bid() {
+			reason = max(reason, d.Reason)
+			continue
+		}
+		if !found || d.Price > best.Price {
+			best, bestW, bestH, found = d, req.W, req.H, true
+		}
+	}
+	if !found {
+		if reason == bidder.ReasonNone { // no banner size to try
+			reason = bidder.ReasonNoMatch
+		}
+		return bidder.Decision{Reason: reason}
+	}
+	req.W, req.H = bestW, bestH
+	if err := s.engine.Keep(ctx, &req, &best); err != nil {
+		s.stateError(err)
+	}
+	return best
+}
+
+func (s *Server) stateError(err error) {
+	s.metrics.stateErrors.Inc()
+	s.stateLog.error("decision failed", "err", err)
+}
+
+// openrtbNoBid answers 204 with X-Nobid-Reason, or, when the exchange asks
+// for reasons (?nbr=1 or X-Openrtb-Nbr: 1), 200 {"id":…,"nbr":N}.
+func (s *Server) openrtbNoBid(w http.ResponseWriter, r *http.Request, id string, reason bidder.NoBidReason) {
+	s.metrics.openrtb.nobid.Inc()
+	s.metrics.reasons[reason].Inc()
+	w.Header()["X-Nobid-Reason"] = nobidHeaders[reason]
+	if !wantsNbr(r) {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	jw := jsoncodec.NewWriter()
+	defer jw.Free()
+	jw.RawString(`{"id":`)
+	jw.ASCIIString(id)
+	jw.RawString(`,"nbr":`)
+	jw.SetBytes(strconv.AppendInt(jw.Bytes(), int64(nbrCodes[reason]), 10))
+	jw.RawString(`}`)
+	w.Header()["Content-Type"] = hdrJSON
+	_, _ = w.Write(jw.Bytes())
+}
+
+// wantsNbr reports whether the exchange asks for a no-bid reason: the query
+// holds the pair nbr=1, or the X-Openrtb-Nbr header is 1.
+func wantsNbr(r *http.Request) bool {
+	if v := r.Header[hdrOpenRTBNbr]; len(v) > 0 && strings.TrimSpace(v[0]) == "1" {
+		return true
+	}
+	for q := r.URL.RawQuery; q != ""; {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		if pair == "nbr=1" {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) openrtbReject(code string) {
+	s.metrics.openrtb.rejected.Inc()
+	s.metrics.fail("openrtb", code)
+}
+
+// openrtbBid is one impression's bid.
+type openrtbBid struct {
+	imp int // index in the request's imps
+	d   bidder.Decision
+}
+
+// The parts of recbid's pre-encoded creative fragments (see fragments.go)
+// that an OpenRTB bid does not reuse: the nurl's price macro that opens the
+// tail, and the end of the response that closes it.
+const (
+	nurlPriceMacro = "&price=${AUCTION_PRICE}"
+	responseClose  = "]}]}"
+)
+
+// encodeOpenRTB writes the bid response: recbid's, with one bid per
+// impression that bids and a burl after each nurl:
+//
+//	{"id":ID,"bidid":"B1","cur":"USD","seatbid":[{"seat":SEAT,"bid":[
+//	{"id":"B1","impid":IMP1,"price":…,"adid":…,"cid":…,"crid":…,"adomain":[…],"cat":[…],"w":…,"h":…,
+//	 "nurl":"…/dsp/win?bidid=B1&price=${AUCTION_PRICE}",
+//	 "burl":"…/dsp/win?bidid=B1&price=${AUCTION_PRICE}&billing=1","adm":"…"},
+//	{"id":"B2",…}]}]}
+//
+// Each bid is assembled from its creative's recbid fragments: head (from
+// ,"price": to the nurl's bidid=) and tail (the nurl's price macro, then
+// ,"adm":…} and the response's close).
+func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON) {
+	var id [32]byte
+	for i := range bids {
+		b := &bids[i]
+		bidID := b.d.BidID.AppendHex(id[:0])
+		if i == 0 {
+			jw.RawString(`{"id":`)
+			jw.ASCIIString(req.id)
+			jw.RawString(`,"bidid":"`)
+			jw.Raw(bidID)
+			jw.Raw(s.seat) // ","cur":"USD","seatbid":[{"seat":SEAT,"bid":[{"id":"
+		} else {
+			jw.RawString(`,{"id":"`)
+		}
+		cr := &creatives[b.d.Slot]
+		jw.Raw(bidID)
+		jw.RawString(`","impid":`)
+		jw.ASCIIString(req.imps[b.imp].id)
+		jw.Raw(cr.head)
+		jw.Raw(bidID)
+		out := append(jw.Bytes(), nurlPriceMacro+`","burl":`...)
+		out = appendJSONString(out, s.winURL)
+		out = append(out[:len(out)-1], "?bidid="...) // the string stays open for the bid id
+		out = append(out, bidID...)
+		out = append(out, nurlPriceMacro+"&billing=1"...)
+		out = append(out, cr.tail[len(nurlPriceMacro):len(cr.tail)-len(responseClose)]...)
+		jw.SetBytes(out)
+	}
+	jw.RawString(responseClose)
+}
+
+// openrtbState is the pooled working memory of one OpenRTB request.
+type openrtbState struct {
+	body  bodyBuf
+	arena []byte // decoded strings and the engine's comma lists
+	req   openrtbRequest
+	imps  [maxImps]openrtbImp
+	bids  [maxImps]openrtbBid
+}
+
+var openrtbStates = sync.Pool{New: func() any {
+	return &openrtbState{arena: make([]byte, 0, 2*MaxBodyBytes)}
+}}
+
+// gunzipper inflates gzip bodies into a buffer of the body limit: a pooled
+// gzip reader (its decompressor's tables and window are reused) over a
+// bytes.Reader, which gzip reads directly, without a bufio.Reader.
+type gunzipper struct {
+	zr  gzip.Reader
+	src bytes.Reader
+	out bodyBuf
+}
+
+var gunzippers = sync.Pool{New: func() any { return new(gunzipper) }}
+
+var errBadGzip = errors.New("bad gzip")
+
+// inflate decompresses a gzip body (one or more members) into g.out,
+// failing with errTooLarge as soon as it exceeds MaxBodyBytes (so a zip
+// bomb costs at most 16 KiB of output) and with errBadGzip when it is not
+// valid gzip.
+func (g *gunzipper) inflate(body []byte) ([]byte, error) {
+	g.src.Reset(body)
+	if err := g.zr.Reset(&g.src); err != nil {
+		return nil, errBadGzip
+	}
+	n := 0
+	for n < len(g.out) {
+		m, err := g.zr.Read(g.out[n:])
+		n += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, errBadGzip
+		}
+	}
+	if n > MaxBodyBytes {
+		return nil, errTooLarge
+	}
+	return g.out[:n], nil
+}
+
+// isJSONContentType accepts application/json in any case, alone or followed
+// by parameters "; name=value" whose names are all charset, with the rule
+// of isFormContentType.
+func isJSONContentType(ct string) bool {
+	media, params, _ := strings.Cut(ct, ";")
+	if !strings.EqualFold(strings.Trim(media, " \t"), jsonMediaType) {
+		return false
+	}
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		if p = strings.Trim(p, " \t"); p == "" {
+			continue
+		}
+		name, _, ok := strings.Cut(p, "=")
+		if !ok || !strings.EqualFold(strings.Trim(name, " \t"), "charset") {
+			return false
+		}
+	}
+	return true
+}
+
+// contentEncoding reads Content-Encoding: absent, empty or identity is a
+// plain body, gzip (or its old alias x-gzip, any case) a gzip one; anything
+// else, a list of codings included, is not supported (ok false).
+func contentEncoding(v []string) (gzipped, ok bool) {
+	switch len(v) {
+	case 0:
+		return false, true
+	case 1:
+	default:
+		return false, false
+	}
+	switch e := strings.Trim(v[0], " \t"); {
+	case e == "" || strings.EqualFold(e, "identity"):
+		return false, true
+	case strings.EqualFold(e, "gzip") || strings.EqualFold(e, "x-gzip"):
+		return true, true
+	}
+	return false, false
+}
+
+// isOpenRTBVersion accepts the x-openrtb-version values that are echoed:
+// 1 to 16 printable ASCII characters ("2.6").
+func isOpenRTBVersion(v string) bool {
+	if len(v) == 0 || len(v) > 16 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x21 || v[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsoncodec
+
+const raceEnabled = false
