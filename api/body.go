@@ -44,13 +44,17 @@ func readBody(r *http.Request, buf *bodyBuf) ([]byte, error) {
 
 const formMediaType = "application/x-www-form-urlencoded"
 
-// isFormContentType accepts application/x-www-form-urlencoded in any case,
-// alone or followed by parameters "; name=value" whose names are all
-// charset (any case, any value). Spaces and tabs around the parts are
-// allowed, and so is a trailing ';'.
-func isFormContentType(ct string) bool {
-	media, params, _ := strings.Cut(ct, ";")
-	if !strings.EqualFold(strings.Trim(media, " \t"), formMediaType) {
+// isFormContentType accepts application/x-www-form-urlencoded with the
+// rule of hasMediaType.
+func isFormContentType(ct string) bool { return hasMediaType(ct, formMediaType) }
+
+// hasMediaType reports whether a Content-Type is media in any case, alone or
+// followed by parameters "; name=value" whose names are all charset (any
+// case, any value). Spaces and tabs around the parts are allowed, and so is
+// a trailing ';'.
+func hasMediaType(ct, media string) bool {
+	typ, params, _ := strings.Cut(ct, ";")
+	if !strings.EqualFold(strings.Trim(typ, " \t"), media) {
 		return false
 	}
 	for params != "" {

@@ -342,27 +342,9 @@ func (g *gunzipper) inflate(body []byte) ([]byte, error) {
 	return g.out[:n], nil
 }
 
-// isJSONContentType accepts application/json in any case, alone or followed
-// by parameters "; name=value" whose names are all charset, with the rule
-// of isFormContentType.
-func isJSONContentType(ct string) bool {
-	media, params, _ := strings.Cut(ct, ";")
-	if !strings.EqualFold(strings.Trim(media, " \t"), jsonMediaType) {
-		return false
-	}
-	for params != "" {
-		var p string
-		p, params, _ = strings.Cut(params, ";")
-		if p = strings.Trim(p, " \t"); p == "" {
-			continue
-		}
-		name, _, ok := strings.Cut(p, "=")
-		if !ok || !strings.EqualFold(strings.Trim(name, " \t"), "charset") {
-			return false
-		}
-	}
-	return true
-}
+// isJSONContentType accepts application/json with the rule of
+// hasMediaType.
+func isJSONContentType(ct string) bool { return hasMediaType(ct, jsonMediaType) }
 
 // contentEncoding reads Content-Encoding: absent, empty or identity is a
 // plain body, gzip (or its old alias x-gzip, any case) a gzip one; anything
