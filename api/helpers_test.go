@@ -36,17 +36,28 @@ type testServer struct {
 // predictable bid ids (1, 2, 3, …).
 func newTestServer(t testing.TB, path string) *testServer {
 	t.Helper()
+	return buildTestServer(t, path, func() time.Time { return testNow }, nil)
+}
+
+// buildTestServer is newTestServer with the clock given, and the bid store
+// wrapped by wrap when it is not nil (to make it fail, say).
+func buildTestServer(t testing.TB, path string, clock func() time.Time, wrap func(bidder.BidStore) bidder.BidStore) *testServer {
+	t.Helper()
 	var n atomic.Uint64
-	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: func() time.Time { return testNow }})
+	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: clock})
 	bids := bidder.NewMemoryBidStore(time.Minute, 100_000)
+	var store bidder.BidStore = bids
+	if wrap != nil {
+		store = wrap(bids)
+	}
 	engine := bidder.NewEngine(bidder.Config{
-		Clock: func() time.Time { return testNow },
+		Clock: clock,
 		NewBidID: func() bidder.BidID {
 			var id bidder.BidID
 			binary.BigEndian.PutUint64(id[8:], n.Add(1))
 			return id
 		},
-	}, ledger, bids)
+	}, ledger, store)
 	srv, err := NewServer(Config{
 		Seat:          "dsp",
 		PublicURL:     "http://localhost:9090/",

@@ -1,10 +1,7 @@
 package api
 
 import (
-	"encoding/binary"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/synth"
 )
 
@@ -24,25 +20,8 @@ func newClockServer(t testing.TB, path string) (*testServer, *atomic.Int64) {
 	t.Helper()
 	var clock atomic.Int64
 	clock.Store(testNow.UnixMilli())
-	now := func() time.Time { return time.UnixMilli(clock.Load()).UTC() }
-	var n atomic.Uint64
-	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: now})
-	bids := bidder.NewMemoryBidStore(time.Minute, 100_000)
-	engine := bidder.NewEngine(bidder.Config{
-		Clock: now,
-		NewBidID: func() bidder.BidID {
-			var id bidder.BidID
-			binary.BigEndian.PutUint64(id[8:], n.Add(1))
-			return id
-		},
-	}, ledger, bids)
-	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: path,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
-	require.NoError(t, err)
-	_, err = srv.Reload(t.Context())
-	require.NoError(t, err)
-	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids,
-		public: srv.PublicHandler(), admin: srv.AdminHandler()}, &clock
+	srv := buildTestServer(t, path, func() time.Time { return time.UnixMilli(clock.Load()).UTC() }, nil)
+	return srv, &clock
 }
 
 // outcome is what a bid request got: the winner and price, or the reason.

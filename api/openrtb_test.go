@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -622,24 +620,8 @@ func TestOpenRTBNoBidReasons(t *testing.T) {
 
 func newFailingServer(t *testing.T, path string) *testServer {
 	t.Helper()
-	var n atomic.Uint64
-	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: func() time.Time { return testNow }})
-	bids := bidder.NewMemoryBidStore(time.Minute, 1000)
-	engine := bidder.NewEngine(bidder.Config{
-		Clock: func() time.Time { return testNow },
-		NewBidID: func() bidder.BidID {
-			var id bidder.BidID
-			binary.BigEndian.PutUint64(id[8:], n.Add(1))
-			return id
-		},
-	}, ledger, failingBids{bids})
-	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: path,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
-	require.NoError(t, err)
-	_, err = srv.Reload(t.Context())
-	require.NoError(t, err)
-	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids,
-		public: srv.PublicHandler(), admin: srv.AdminHandler()}
+	return buildTestServer(t, path, func() time.Time { return testNow },
+		func(b bidder.BidStore) bidder.BidStore { return failingBids{b.(*bidder.MemoryBidStore)} })
 }
 
 // TestOpenRTBPostJSON: testdata/openrtb/post.json wins the same bid as
