@@ -141,8 +141,7 @@ func BenchmarkEncodeBid(b *testing.B) {
 // use it.
 func BenchmarkEncodeBidStdlib(b *testing.B) {
 	srv := benchServer(b)
-	req, d, cr := sampleBid(b, srv)
-	_ = cr
+	req, d, _ := sampleBid(b, srv)
 	type bid struct {
 		ID      string   `json:"id"`
 		ImpID   string   `json:"impid"`

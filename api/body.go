@@ -25,9 +25,16 @@ func readBody(r *http.Request, buf *bodyBuf) ([]byte, error) {
 	if r.ContentLength > MaxBodyBytes {
 		return nil, errTooLarge
 	}
+	return readLimited(r.Body, buf)
+}
+
+// readLimited reads src to its end into buf, failing with errTooLarge as
+// soon as more than MaxBodyBytes arrive (buf has room for one byte more),
+// without reading the rest.
+func readLimited(src io.Reader, buf *bodyBuf) ([]byte, error) {
 	n := 0
 	for n < len(buf) {
-		m, err := r.Body.Read(buf[n:])
+		m, err := src.Read(buf[n:])
 		n += m
 		if err == io.EOF {
 			break

@@ -41,15 +41,22 @@ func FuzzRecbid(f *testing.F) {
 		switch w.Code {
 		case 200, 204, 405, 413, 415:
 		case 400:
-			var e struct{ Error, Field string }
-			if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil {
-				t.Fatalf("400 without a JSON error body: %q", w.Body.String())
-			}
-			if e.Field == "" && e.Error != "bad_body" {
-				t.Fatalf("400 %s names no field", e.Error)
-			}
+			checkBadRequest(t, w)
 		default:
 			t.Fatalf("status %d for %s %q %q: %s", w.Code, method, ct, body, w.Body.String())
 		}
 	})
+}
+
+// checkBadRequest requires a 400's body to be the JSON error of the
+// contract, naming a field or saying bad_body.
+func checkBadRequest(t *testing.T, w *httptest.ResponseRecorder) {
+	t.Helper()
+	var e struct{ Error, Field string }
+	if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil {
+		t.Fatalf("400 without a JSON error body: %q", w.Body.String())
+	}
+	if e.Field == "" && e.Error != "bad_body" {
+		t.Fatalf("400 %s names no field", e.Error)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -325,21 +324,11 @@ func (g *gunzipper) inflate(body []byte) ([]byte, error) {
 	if err := g.zr.Reset(&g.src); err != nil {
 		return nil, errBadGzip
 	}
-	n := 0
-	for n < len(g.out) {
-		m, err := g.zr.Read(g.out[n:])
-		n += m
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, errBadGzip
-		}
+	out, err := readLimited(&g.zr, &g.out)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		return nil, errBadGzip
 	}
-	if n > MaxBodyBytes {
-		return nil, errTooLarge
-	}
-	return g.out[:n], nil
+	return out, err
 }
 
 // isJSONContentType accepts application/json with the rule of

@@ -231,7 +231,7 @@ func (d *bidRequestDecoder) id(f fieldName) string {
 		return ""
 	}
 	v := d.str()
-	if len(v) > maxIDLen || !printable(v) {
+	if len(v) > maxIDLen || !bidder.IsPrintableASCII(v) {
 		d.invalid(f, "must be 1-64 printable ASCII characters")
 		return ""
 	}
@@ -508,7 +508,7 @@ func (d *bidRequestDecoder) currency(f fieldName) string {
 	if len(v) == 0 {
 		return ""
 	}
-	if len(v) != 3 || !letters(v) {
+	if len(v) != 3 || !bidder.IsLetters(v) {
 		d.invalid(f, "must be a 3-letter currency code")
 		return ""
 	}
@@ -572,7 +572,7 @@ func (d *bidRequestDecoder) site() {
 		switch key {
 		case "domain":
 			v := d.text(topField("site.domain"), maxStringLen)
-			if !token(v) {
+			if !bidder.IsToken(v) {
 				d.invalid(topField("site.domain"), "must be a domain name")
 				v = nil
 			}
@@ -621,7 +621,7 @@ func (d *bidRequestDecoder) device() {
 			// OpenRTB's operating systems are free text ("Mac OS X"): a
 			// value that is not a token could match no campaign, so it
 			// counts as no os rather than an error.
-			if v := d.text(topField("device.os"), maxStringLen); token(v) {
+			if v := d.text(topField("device.os"), maxStringLen); bidder.IsToken(v) {
 				r.os = str(v)
 			}
 		case "devicetype":
@@ -707,13 +707,13 @@ func (d *bidRequestDecoder) openrtbRegion(v []byte, country string) string {
 	switch {
 	case len(v) == 0:
 		return ""
-	case region(v):
+	case bidder.IsRegionCode(v):
 		return str(v)
 	case len(v) > 3 || country == "":
 		return ""
 	}
 	for _, c := range v {
-		if !alnum(c) {
+		if !bidder.IsAlnum(c) {
 			return ""
 		}
 	}

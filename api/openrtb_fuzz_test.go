@@ -72,13 +72,7 @@ func FuzzOpenRTB(f *testing.F) {
 			}
 		case 204, 405, 413, 415:
 		case 400:
-			var e struct{ Error, Field string }
-			if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil {
-				t.Fatalf("400 without a JSON error body: %q", w.Body.String())
-			}
-			if e.Field == "" && e.Error != "bad_body" {
-				t.Fatalf("400 %s names no field", e.Error)
-			}
+			checkBadRequest(t, w)
 		default:
 			t.Fatalf("status %d for %s %q %q %q: %s", w.Code, method, ct, ce, body, w.Body.String())
 		}

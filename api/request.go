@@ -41,7 +41,7 @@ func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
 		}
 		switch k {
 		case keyID, keyImpID:
-			if len(v) > maxIDLen || !printable(v) {
+			if len(v) > maxIDLen || !bidder.IsPrintableASCII(v) {
 				return invalid(k, "must be 1-64 printable ASCII characters")
 			}
 			if k == keyID {
@@ -66,12 +66,12 @@ func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
 			}
 			req.Floor = m
 		case keyCur:
-			if len(v) != 3 || !letters(v) {
+			if len(v) != 3 || !bidder.IsLetters(v) {
 				return invalid(k, "must be a 3-letter currency code")
 			}
 			req.Cur = str(v)
 		case keySite:
-			if !token(v) {
+			if !bidder.IsToken(v) {
 				return invalid(k, "must be a domain name")
 			}
 			req.Site = str(v)
@@ -84,7 +84,7 @@ func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
 		case keyBAdv:
 			req.BAdv = str(v)
 		case keyOS:
-			if !token(v) {
+			if !bidder.IsToken(v) {
 				return invalid(k, "must be a token of letters, digits, '.', '_' or '-'")
 			}
 			req.OS = str(v)
@@ -95,12 +95,12 @@ func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
 			}
 			req.DevType = int(n)
 		case keyCountry:
-			if len(v) != 2 || !letters(v) {
+			if len(v) != 2 || !bidder.IsLetters(v) {
 				return invalid(k, "must be an ISO 3166-1 alpha-2 code")
 			}
 			req.Country = str(v)
 		case keyRegion:
-			if !region(v) {
+			if !bidder.IsRegionCode(v) {
 				return invalid(k, "must be an ISO 3166-2 code such as CN-31")
 			}
 			req.Region = str(v)
@@ -169,50 +169,4 @@ func parseInt(b []byte, lo, hi int64) (int64, bool) {
 		}
 	}
 	return n, n >= lo
-}
-
-func printable(b []byte) bool {
-	for _, c := range b {
-		if c < 0x21 || c > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-func letters(b []byte) bool {
-	for _, c := range b {
-		if c|0x20 < 'a' || c|0x20 > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
-func alnum(c byte) bool {
-	return (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
-}
-
-// token accepts letters, digits, '.', '_' and '-': operating systems and
-// domain names.
-func token(b []byte) bool {
-	for _, c := range b {
-		if !alnum(c) && c != '.' && c != '_' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-// region accepts an ISO 3166-2 code: two letters, '-', 1–3 letters or digits.
-func region(b []byte) bool {
-	if len(b) < 4 || len(b) > 6 || b[2] != '-' || !letters(b[:2]) {
-		return false
-	}
-	for _, c := range b[3:] {
-		if !alnum(c) {
-			return false
-		}
-	}
-	return true
 }

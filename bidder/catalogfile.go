@@ -148,7 +148,7 @@ func (ch *fileChecker) check(i int, fc *fileCampaign) {
 }
 
 func campaignName(i int, id string) string {
-	if id != "" && printableASCII(id) && len(id) <= 64 {
+	if id != "" && IsPrintableASCII(id) && len(id) <= 64 {
 		return id
 	}
 	return fmt.Sprintf("#%d", i)

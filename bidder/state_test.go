@@ -158,17 +158,17 @@ func TestWinSurvivesReload(t *testing.T) {
 	req.UID = "u1"
 	d := decide(e, before, req)
 	require.True(t, d.Bid())
-	after := NewCatalog([]*Campaign{camp("c1", usd(1))}) // price and cap changed
+	after := NewCatalog([]*Campaign{camp("c1", usd(1))}) // reloaded: price and cap changed
 	_, err := e.Win(ctx, d.BidID, usd(2))
 	require.NoError(t, err, "the record's price (3) bounds the notice, not the new campaign's")
 	st, _, _ := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
 	assert.Equal(t, usd(2), st.Spend)
-	req.UID = "u1"
-	// the counters stay with the id: c1 keeps its frequency count under the
-	// bid-time period, and its spend.
-	d = decide(e, NewCatalog([]*Campaign{camp("c1", usd(3), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60} })}), req)
-	assert.Equal(t, ReasonFreqCap, d.Reason)
-	_ = after
+	served := decide(e, after, req)
+	assert.True(t, served.Bid(), "the reloaded set, without a cap, serves")
+	// Reloaded again with the cap: the counters stayed with the id, so c1
+	// still holds the win counted under the bid-time period.
+	again := NewCatalog([]*Campaign{camp("c1", usd(3), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60} })})
+	assert.Equal(t, ReasonFreqCap, decide(e, again, req).Reason)
 }
 
 // TestConcurrentWinsAreExact hammers the engine from many goroutines with

@@ -30,7 +30,7 @@ func (fc *fileCampaign) validate() (*Campaign, []string) {
 	switch {
 	case fc.ID == "":
 		v.add("id", "required")
-	case len(fc.ID) > 64 || !printableASCII(fc.ID):
+	case len(fc.ID) > 64 || !IsPrintableASCII(fc.ID):
 		v.add("id", "must be 1–64 printable ASCII characters")
 	}
 	switch {
@@ -84,10 +84,10 @@ func (fc *fileCampaign) validate() (*Campaign, []string) {
 	}
 	t := &fc.Targeting
 	c.Targeting = Targeting{
-		Countries:      v.stringList("targeting.countries", t.Countries, false, isCountry),
-		Regions:        v.stringList("targeting.regions", t.Regions, false, isRegion),
+		Countries:      v.stringList("targeting.countries", t.Countries, false, IsCountryCode[string]),
+		Regions:        v.stringList("targeting.regions", t.Regions, false, IsRegionCode[string]),
 		Cities:         v.stringList("targeting.cities", t.Cities, false, nil),
-		OS:             v.stringList("targeting.os", t.OS, false, isToken),
+		OS:             v.stringList("targeting.os", t.OS, false, IsToken[string]),
 		DevTypes:       v.intList("targeting.devtypes", t.DevTypes, 1, 7),
 		Sites:          v.stringList("targeting.sites", t.Sites, false, nil),
 		Bundles:        v.stringList("targeting.bundles", t.Bundles, false, nil),
@@ -109,7 +109,7 @@ func (fc *fileCampaign) validate() (*Campaign, []string) {
 		switch {
 		case fcr.ID == "":
 			v.add(p+"id", "required")
-		case len(fcr.ID) > 64 || !printableASCII(fcr.ID):
+		case len(fcr.ID) > 64 || !IsPrintableASCII(fcr.ID):
 			v.add(p+"id", "must be 1–64 printable ASCII characters")
 		case ids[fcr.ID]:
 			v.add(p+"id", "duplicate creative id "+strconv.Quote(fcr.ID))
@@ -233,60 +233,4 @@ func isJSONNumber(s string) bool {
 	}
 	c := s[0]
 	return c == '-' || (c >= '0' && c <= '9')
-}
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-func isLetters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20
-		if c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
-// isCountry accepts an ISO 3166-1 alpha-2 code (two letters, any case).
-func isCountry(s string) bool { return len(s) == 2 && isLetters(s) }
-
-// isRegion accepts an ISO 3166-2 code: a country code, '-', and 1–3
-// letters or digits.
-func isRegion(s string) bool {
-	if len(s) < 4 || len(s) > 6 || s[2] != '-' || !isCountry(s[:2]) {
-		return false
-	}
-	for i := 3; i < len(s); i++ {
-		if !isAlnum(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// isToken accepts letters, digits, '.', '_' and '-'.
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-// isDomain accepts a host name: letters, digits, '.', '_' and '-'.
-func isDomain(s string) bool { return isToken(s) }
-
-func isAlnum(c byte) bool {
-	return (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }

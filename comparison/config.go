@@ -25,8 +25,8 @@ type Config struct {
 	Heap         string // fixed heap of both runtimes, e.g. "1g"
 	MaxBids      int    // -max-bids of both servers, so that their bid stores fit the heap
 
-	ServerCPU, LoadCPU int // taskset CPUs; equal when the machine has one
-	Log                func(format string, args ...any)
+	ServerCPU int // the CPU the servers are pinned to (the caller pins this process, the load driver)
+	Log       func(format string, args ...any)
 }
 
 // DefaultConfig returns the settings of `make compare-java`.
@@ -36,7 +36,7 @@ func DefaultConfig() Config {
 		ParityN: 2000, RateFactor: 0.8,
 		Campaigns: "testdata/campaigns.json", PostData: "testdata/post.data", Corpus: "testdata/requests.txt",
 		OutDir: "out/compare-java", JavaRun: "java-baseline/run.sh", Heap: "1g", MaxBids: 1_000_000,
-		ServerCPU: 0, LoadCPU: 1,
+		ServerCPU: 0,
 	}
 }
 

@@ -60,7 +60,6 @@ func settings(c *Config) map[string]string {
 		"parity_sample":  fmt.Sprint(c.ParityN),
 		"rate_factor":    fmt.Sprint(c.RateFactor),
 		"server_cpu":     fmt.Sprint(c.ServerCPU),
-		"load_cpu":       fmt.Sprint(c.LoadCPU),
 		"heap":           c.Heap + " (Java -Xms=-Xmx; Go GOMEMLIMIT " + goMemLimit(c.Heap) + ")",
 		"cpu_count":      "1 each (GOMAXPROCS=1; -XX:ActiveProcessorCount=1)",
 		"max_bids":       fmt.Sprint(c.MaxBids) + " bid records at most, both servers",

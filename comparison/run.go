@@ -61,7 +61,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	for _, s := range servers {
 		cfg.Log("warming up %s for %s", s.Name, cfg.Warmup)
-		if _, err := drive(ctx, &cfg, loadtest.Config{URL: s.url(), Duration: cfg.Warmup, Concurrency: 100,
+		if _, err := loadtest.Run(ctx, loadtest.Config{URL: s.url(), Duration: cfg.Warmup, Concurrency: 100,
 			KeepAlive: true, Bodies: corpus, ContentType: formType, VariableLength: true}); err != nil {
 			return nil, fmt.Errorf("warm-up of %s: %w", s.Name, err)
 		}
@@ -83,7 +83,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		for round := range cfg.Rounds {
 			for _, s := range rotate(servers, round) {
 				cfg.Log("scenario %s, round %d/%d: %s", sc.Key, round+1, cfg.Rounds, s.Name)
-				sample, lr, err := measure(ctx, &cfg, s, sc.load(s.url(), in))
+				sample, lr, err := measure(ctx, s, sc.load(s.url(), in))
 				if err != nil {
 					return nil, fmt.Errorf("scenario %s on %s: %w", sc.Key, s.Name, err)
 				}
@@ -127,18 +127,13 @@ func rotate(servers []*server, round int) []*server {
 	return append(append([]*server{}, servers[k:]...), servers[:k]...)
 }
 
-// drive runs loadgen's engine in this process.
-func drive(ctx context.Context, _ *Config, lc loadtest.Config) (*loadtest.Result, error) {
-	return loadtest.Run(ctx, lc)
-}
-
 // measure runs one load against s and reads the server's CPU time around it.
-func measure(ctx context.Context, cfg *Config, s *server, lc loadtest.Config) (Sample, *loadtest.Result, error) {
+func measure(ctx context.Context, s *server, lc loadtest.Config) (Sample, *loadtest.Result, error) {
 	before, err := s.cpuTime()
 	if err != nil {
 		return Sample{}, nil, err
 	}
-	res, err := drive(ctx, cfg, lc)
+	res, err := loadtest.Run(ctx, lc)
 	if err != nil {
 		return Sample{}, nil, err
 	}

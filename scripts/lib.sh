@@ -48,3 +48,12 @@ wrk_rate() {
   if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then echo "$out" >&2; return 1; fi
   awk '/Requests\/sec/ {print $2}' <<<"$out"
 }
+
+# loadgen_rate URL [loadgen args...]: requests/s of one quiet loadgen run on
+# the load CPU; fails (printing the report) on any failure or non-2xx answer.
+loadgen_rate() {
+  local url=$1 out; shift
+  out=$(taskset -c "$load_cpu" bin/loadgen -q "$@" "$url")
+  if ! grep -q '^Failed requests:        0$' <<<"$out" || grep -q '^Non-2xx' <<<"$out"; then echo "$out" >&2; return 1; fi
+  awk '/^Requests per second/ {print $4}' <<<"$out"
+}

@@ -17,19 +17,13 @@ background taskset -c $server_cpu bin/bareserver -addr 127.0.0.1:19593 -body tes
 wait_http http://127.0.0.1:19593/
 
 url=http://127.0.0.1:19593/
-loadgen_rate() {
-  local out
-  out=$(taskset -c "$load_cpu" bin/loadgen -q -k -c "$conns" -d "$duration" "$url")
-  if ! grep -q '^Failed requests:        0$' <<<"$out"; then echo "$out" >&2; return 1; fi
-  awk '/^Requests per second/ {print $4}' <<<"$out"
-}
 echo "warming up" >&2
 wrk_rate "$url" -t1 -c"$conns" -d2s >/dev/null
-loadgen_rate >/dev/null
+loadgen_rate "$url" -k -c "$conns" -d "$duration" >/dev/null
 l=() w=()
 for r in $(seq "$rounds"); do
   w+=("$(wrk_rate "$url" -t1 -c"$conns" -d"$duration")")
-  l+=("$(loadgen_rate)")
+  l+=("$(loadgen_rate "$url" -k -c "$conns" -d "$duration")")
   echo "round $r: wrk ${w[-1]} req/s, loadgen ${l[-1]} req/s" >&2
 done
 ml=$(median "${l[@]}") mw=$(median "${w[@]}")

@@ -15,12 +15,7 @@ trap stop_all EXIT
 background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19599 -admin 127.0.0.1:16599 -log-level warn
 wait_http http://127.0.0.1:16599/readyz
 
-rate() { # path content-type body-flags... -> requests/s; fails on failures or non-2xx
-  local path=$1 type=$2 out; shift 2
-  out=$(taskset -c "$load_cpu" bin/loadgen -q -k -c "$conns" -d "$duration" -T "$type" "$@" "http://127.0.0.1:19599$path")
-  if ! grep -q '^Failed requests:        0$' <<<"$out" || grep -q '^Non-2xx' <<<"$out"; then echo "$out" >&2; return 1; fi
-  awk '/^Requests per second/ {print $4}' <<<"$out"
-}
+rate() { loadgen_rate "http://127.0.0.1:19599$1" -k -c "$conns" -d "$duration" -T "$2" "${@:3}"; }
 form=application/x-www-form-urlencoded json=application/json
 for pair in "-p testdata/post.data|-p testdata/openrtb/post.json" "-corpus testdata/requests.txt|-corpus testdata/openrtb/requests.jsonl"; do
   f=${pair%%|*} o=${pair##*|}

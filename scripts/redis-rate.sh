@@ -19,12 +19,7 @@ background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19597 -admin 127.0.0.
 wait_http http://127.0.0.1:16596/readyz
 wait_http http://127.0.0.1:16597/readyz
 
-rate() { # url body-flag... -> requests/s; fails on failures or non-2xx
-  local url=$1 out; shift
-  out=$(taskset -c "$load_cpu" bin/loadgen -q -k -c "$conns" -d "$duration" -T application/x-www-form-urlencoded "$@" "$url")
-  if ! grep -q '^Failed requests:        0$' <<<"$out" || grep -q '^Non-2xx' <<<"$out"; then echo "$out" >&2; return 1; fi
-  awk '/^Requests per second/ {print $4}' <<<"$out"
-}
+rate() { loadgen_rate "$1" -k -c "$conns" -d "$duration" -T application/x-www-form-urlencoded "${@:2}"; }
 for load in "-p testdata/post.data" "-corpus testdata/requests.txt"; do
   # shellcheck disable=SC2086
   rate http://127.0.0.1:19596/dsp/recbid $load >/dev/null # warm-up
