@@ -1,5 +1,5 @@
 # dspd — see README.md. The two commands every user needs:
-#   make run    build and start the bidder on :9090 (admin on 127.0.0.1:6060)
+#   make run    build and start the bidder on 127.0.0.1:9090 (admin on 127.0.0.1:6060)
 #   make test   everything CI runs
 export PATH := /usr/local/go/bin:$(PATH)
 
@@ -18,7 +18,7 @@ build:
 	$(GO) build -o $(BIN)/loadgen ./cmd/loadgen
 
 run: build
-	$(BIN)/dspd -addr :9090 -admin 127.0.0.1:6060 -campaigns testdata/campaigns.json
+	$(BIN)/dspd -addr 127.0.0.1:9090 -admin 127.0.0.1:6060 -campaigns testdata/campaigns.json
 
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
@@ -39,7 +39,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForm$$' -fuzztime 60s ./api
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(or $(BENCHTIME),2s) ./...
 
 # The request rate of dspd next to a bare net/http server, wrk on the other CPU.
 rate:

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
@@ -29,13 +30,15 @@ func (w *discardWriter) Header() http.Header         { return w.h }
 func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (w *discardWriter) WriteHeader(code int)        { w.code = code }
 
-// benchServer is a production-configured server (real clock, random bid
-// ids, default stores) over testdata's campaigns.
+// benchServer is a production-configured server (random bid ids, default
+// stores) over testdata's campaigns, its clock started at testNow as
+// -clock-start does, so that testdata's flights and hours hold.
 func benchServer(b *testing.B) *Server {
 	b.Helper()
-	engine := bidder.NewEngine(bidder.Config{},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}),
-		bidder.NewMemoryBidStore(0, 0))
+	now := clock.StartingAt(testNow)
+	engine := bidder.NewEngine(bidder.Config{Clock: now},
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: now}),
+		bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{}))
 	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
 	require.NoError(b, err)
@@ -189,7 +192,7 @@ func sampleBid(b *testing.B, srv *Server) (*bidder.Request, *bidder.Decision, *c
 	var f form
 	require.NoError(b, parseForm([]byte(readFile(b, "../testdata/post.data")), &f))
 	req := new(bidder.Request)
-	require.Nil(b, buildRequest(&f, req, srv.engine.Now()))
+	require.Nil(b, buildRequest(&f, req, srv.engine.Now(), false))
 	cur := srv.current.Load()
 	d, err := srv.engine.Decide(b.Context(), cur.catalog, req)
 	require.NoError(b, err)

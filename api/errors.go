@@ -20,6 +20,7 @@ const (
 	errUnknownCampaign      = "unknown_campaign"  // /admin/stats of a campaign with no counters
 	errInvalidCampaigns     = "invalid_campaigns" // reload rejected the file
 	errReloadFailed         = "reload_failed"     // reload could not read the file
+	errStateUnavailable     = "state_unavailable" // the books could not be written: retry later
 	errInternal             = "internal_error"
 )
 
@@ -29,6 +30,7 @@ var (
 	hdrAllowPOST   = []string{"POST"}
 	hdrAllowGET    = []string{"GET"}
 	hdrDuplicateOn = []string{"1"}
+	hdrRetryAfter1 = []string{"1"}
 )
 
 // writeError answers {"error":code,"field":field,"message":message}.

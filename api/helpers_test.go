@@ -1,20 +1,19 @@
 package api
 
 import (
-	"encoding/binary"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/countrand"
 )
 
 // testNow is the server clock in these tests: 2026-11-04 08:00 UTC, inside
@@ -32,37 +31,58 @@ type testServer struct {
 	admin  http.Handler
 }
 
-// newTestServer serves the campaigns file at path on a fixed clock with
-// predictable bid ids (1, 2, 3, …).
+// newTestServer serves the campaigns file at path on a fixed server clock
+// (testNow) with predictable bid ids; requests' ts are validated and
+// ignored, as in production.
 func newTestServer(t testing.TB, path string) *testServer {
 	t.Helper()
-	return buildTestServer(t, path, func() time.Time { return testNow }, nil)
+	return buildTestServer(t, path, serverOptions{})
 }
 
-// buildTestServer is newTestServer with the clock given, and the bid store
-// wrapped by wrap when it is not nil (to make it fail, say).
-func buildTestServer(t testing.TB, path string, clock func() time.Time, wrap func(bidder.BidStore) bidder.BidStore) *testServer {
+// newReplayServer is newTestServer with -trust-request-ts: each request's
+// ts is its request time, as when recorded traffic is replayed.
+func newReplayServer(t testing.TB, path string) *testServer {
 	t.Helper()
-	var n atomic.Uint64
-	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: clock})
-	bids := bidder.NewMemoryBidStore(time.Minute, 100_000)
-	var store bidder.BidStore = bids
-	if wrap != nil {
-		store = wrap(bids)
+	return buildTestServer(t, path, serverOptions{trustTS: true})
+}
+
+// serverOptions vary a test server; the zero value is newTestServer's.
+type serverOptions struct {
+	clock   func() time.Time                      // the server clock (default: testNow, fixed)
+	wrap    func(bidder.BidStore) bidder.BidStore // wraps the bid store (to make it fail, say)
+	wrapL   func(bidder.Ledger) bidder.Ledger     // wraps the ledger
+	trustTS bool                                  // -trust-request-ts
+	maxBids int                                   // the bid store's cap (default 100,000)
+}
+
+// testHashKey keys the user hash of test servers.
+var testHashKey = bidder.HashKey{15: 1}
+
+func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
+	t.Helper()
+	if o.clock == nil {
+		o.clock = func() time.Time { return testNow }
 	}
-	engine := bidder.NewEngine(bidder.Config{
-		Clock: clock,
-		NewBidID: func() bidder.BidID {
-			var id bidder.BidID
-			binary.BigEndian.PutUint64(id[8:], n.Add(1))
-			return id
-		},
-	}, ledger, store)
+	if o.maxBids == 0 {
+		o.maxBids = 100_000
+	}
+	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: o.clock})
+	bids := bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader)})
+	var store bidder.BidStore = bids
+	if o.wrap != nil {
+		store = o.wrap(bids)
+	}
+	var books bidder.Ledger = ledger
+	if o.wrapL != nil {
+		books = o.wrapL(ledger)
+	}
+	engine := bidder.NewEngine(bidder.Config{Clock: o.clock, BidTTL: time.Minute, HashKey: testHashKey}, books, store)
 	srv, err := NewServer(Config{
-		Seat:          "dsp",
-		PublicURL:     "http://localhost:9090/",
-		CampaignsPath: path,
-		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Seat:           "dsp",
+		PublicURL:      "http://localhost:9090/",
+		CampaignsPath:  path,
+		TrustRequestTS: o.trustTS,
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, engine)
 	require.NoError(t, err)
 	if path != "" {

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
@@ -103,25 +105,36 @@ func newMetrics(engine *bidder.Engine) *metrics {
 		Name: "dspd_bid_store_records",
 		Help: "Bid records held for win notices.",
 	}, func() float64 { return float64(engine.Bids().Len()) }))
-	if ev, ok := engine.Bids().(interface{ Evictions() (int64, int64) }); ok {
+	var maxPause []func() time.Duration
+	for _, store := range []struct {
+		name, what string
+		s          any
+	}{{"bid_store", "Bid records", engine.Bids()}, {"ledger", "Budget and frequency counters", engine.Ledger()}} {
+		up, ok := store.s.(interface{ Upkeep() bidder.Upkeep })
+		if !ok {
+			continue
+		}
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "dspd_bid_store_expired_total",
-			Help: "Bid records dropped at the end of their time to live.",
-		}, func() float64 { e, _ := ev.Evictions(); return float64(e) }))
+			Name: "dspd_" + store.name + "_expired_total",
+			Help: store.what + " dropped at the end of their time to live.",
+		}, func() float64 { return float64(up.Upkeep().Expired) }))
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "dspd_bid_store_evicted_total",
-			Help: "Bid records evicted before their time to live because the store was full.",
-		}, func() float64 { _, e := ev.Evictions(); return float64(e) }))
+			Name: "dspd_" + store.name + "_refused_total",
+			Help: store.what + " refused because the store was full of live ones (each a no bid, reason capacity).",
+		}, func() float64 { return float64(up.Upkeep().Refused) }))
+		maxPause = append(maxPause, func() time.Duration { return up.Upkeep().MaxPause })
 	}
-	if ev, ok := engine.Ledger().(interface{ Evictions() (int64, int64) }); ok {
-		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "dspd_ledger_expired_total",
-			Help: "Budget and frequency counters dropped at the end of their time to live.",
-		}, func() float64 { e, _ := ev.Evictions(); return float64(e) }))
-		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "dspd_ledger_evicted_total",
-			Help: "Budget and frequency counters evicted early because their cap was reached.",
-		}, func() float64 { _, e := ev.Evictions(); return float64(e) }))
+	if len(maxPause) > 0 {
+		f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "dspd_state_sweep_pause_max_seconds",
+			Help: "The longest time a sweep of expired state held one shard's lock since start.",
+		}, func() float64 {
+			var d time.Duration
+			for _, p := range maxPause {
+				d = max(d, p())
+			}
+			return d.Seconds()
+		}))
 	}
 	if st, ok := engine.Ledger().(interface{ Failures() int64 }); ok {
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{

@@ -40,6 +40,7 @@ var nbrCodes = [16]int{
 	bidder.ReasonBudget:           10, // Daily Domain Cap Met: a daily cap, the campaign's
 	bidder.ReasonTimeout:          15, // Insufficient Auction Time
 	bidder.ReasonStateUnavailable: 1,  // Technical Error
+	bidder.ReasonCapacity:         1,  // Technical Error: the bidder's state is full
 }
 
 // handleOpenRTB serves POST /openrtb2/bid: validation in recbid's order
@@ -111,15 +112,21 @@ func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, req *openrtb
 	m := &s.metrics.openrtb
 	reason := bidder.ReasonNone // the furthest stage any impression reached
 	bids := st.bids[:0]
+	defer func() { // the pool must not keep an old catalogue's campaigns alive
+		clear(st.bids[:len(bids)])
+		clear(st.held[:])
+	}()
 	cur := s.current.Load()
 	if cur == nil {
 		reason = bidder.ReasonNoMatch
 	} else {
 		base := req.engineRequest(arrived)
+		base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
 		for i := range req.imps {
 			d := s.decideImp(r.Context(), cur.catalog, &base, &req.imps[i])
 			if d.Bid() {
 				bids = append(bids, openrtbBid{imp: i, d: d})
+				base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
 				m.impBid.Inc()
 			} else {
 				reason = max(reason, d.Reason)
@@ -185,7 +192,14 @@ func (s *Server) decideImp(ctx context.Context, cat *bidder.Catalog, base *bidde
 	return best
 }
 
+// stateError reports what a decision's state stores said: a full store
+// (the bid refused with reason capacity) or a failing one, each logged at
+// most once a second.
 func (s *Server) stateError(err error) {
+	if errors.Is(err, bidder.ErrCapacity) {
+		s.capacityLog.error("state full: bids refused (no-bid reason capacity) until entries expire; raise the caps or lower -bid-ttl", "err", err)
+		return
+	}
 	s.metrics.stateErrors.Inc()
 	s.stateLog.error("decision failed", "err", err)
 }
@@ -296,6 +310,7 @@ type openrtbState struct {
 	req   openrtbRequest
 	imps  [maxImps]openrtbImp
 	bids  [maxImps]openrtbBid
+	held  [maxImps]bidder.Held
 }
 
 var openrtbStates = sync.Pool{New: func() any {

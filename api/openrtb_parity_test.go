@@ -20,7 +20,7 @@ func newClockServer(t testing.TB, path string) (*testServer, *atomic.Int64) {
 	t.Helper()
 	var clock atomic.Int64
 	clock.Store(testNow.UnixMilli())
-	srv := buildTestServer(t, path, func() time.Time { return time.UnixMilli(clock.Load()).UTC() }, nil)
+	srv := buildTestServer(t, path, serverOptions{clock: func() time.Time { return time.UnixMilli(clock.Load()).UTC() }})
 	return srv, &clock
 }
 

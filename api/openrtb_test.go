@@ -553,8 +553,8 @@ func TestOpenRTBMultiImpression(t *testing.T) {
 // failingBids is a bid store whose Save always fails.
 type failingBids struct{ *bidder.MemoryBidStore }
 
-func (failingBids) Save(context.Context, bidder.BidRecord, time.Time) error {
-	return errors.New("bid store down")
+func (failingBids) Save(context.Context, bidder.BidRecord, time.Time) (bidder.BidID, error) {
+	return bidder.BidID{}, errors.New("bid store down")
 }
 
 // TestOpenRTBNoBidReasons checks every no-bid reason: 204 with
@@ -620,8 +620,8 @@ func TestOpenRTBNoBidReasons(t *testing.T) {
 
 func newFailingServer(t *testing.T, path string) *testServer {
 	t.Helper()
-	return buildTestServer(t, path, func() time.Time { return testNow },
-		func(b bidder.BidStore) bidder.BidStore { return failingBids{b.(*bidder.MemoryBidStore)} })
+	return buildTestServer(t, path, serverOptions{
+		wrap: func(b bidder.BidStore) bidder.BidStore { return failingBids{b.(*bidder.MemoryBidStore)} }})
 }
 
 // TestOpenRTBPostJSON: testdata/openrtb/post.json wins the same bid as
@@ -745,7 +745,7 @@ func TestOpenRTBAllocations(t *testing.T) {
 func benchServerT(t *testing.T) *Server {
 	t.Helper()
 	engine := bidder.NewEngine(bidder.Config{Clock: func() time.Time { return testNow }},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}), bidder.NewMemoryBidStore(0, 0))
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}), bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{}))
 	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
 	require.NoError(t, err)

@@ -54,7 +54,7 @@ func (s *Server) handleRecbid(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req bidder.Request
-	if ferr := buildRequest(&f, &req, arrived); ferr != nil {
+	if ferr := buildRequest(&f, &req, arrived, s.cfg.TrustRequestTS); ferr != nil {
 		s.reject("recbid", ferr.code)
 		writeError(w, http.StatusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
@@ -67,8 +67,7 @@ func (s *Server) handleRecbid(w http.ResponseWriter, r *http.Request) {
 	d, err := s.engine.Decide(r.Context(), cur.catalog, &req)
 	s.metrics.decision.Observe(time.Since(arrived).Seconds())
 	if err != nil {
-		s.metrics.stateErrors.Inc()
-		s.stateLog.error("decision failed", "err", err)
+		s.stateError(err)
 	}
 	if !d.Bid() {
 		s.noBid(w, d.Reason)

@@ -25,11 +25,12 @@ func readLines(t testing.TB, path string) []string {
 	return lines
 }
 
-// TestReplayRequests replays testdata/requests.txt: no request may get a
-// 5xx, and the corpus must hold a realistic mix of bids and every no-bid
-// reason a replay without win notices can produce.
+// TestReplayRequests replays testdata/requests.txt with each line's ts as
+// its request time (-trust-request-ts): no request may get a 5xx, and the
+// corpus must hold a realistic mix of bids and every no-bid reason a replay
+// without win notices can produce.
 func TestReplayRequests(t *testing.T) {
-	srv := newTestServer(t, testdataCampaigns)
+	srv := newReplayServer(t, testdataCampaigns)
 	lines := readLines(t, "../testdata/requests.txt")
 	require.GreaterOrEqual(t, len(lines), 10_000)
 	outcomes := map[string]int{}

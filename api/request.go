@@ -24,8 +24,9 @@ type fieldError struct {
 
 // buildRequest validates the form's values in the order of the contract's
 // table and fills req. String fields of req alias f's buffer. now is the
-// server clock, the request time when ts is absent.
-func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
+// server clock at the request's arrival: the request time, unless trustTS
+// is set and the request has a ts (replays of recorded traffic, tests).
+func buildRequest(f *form, req *bidder.Request, now time.Time, trustTS bool) *fieldError {
 	*req = bidder.Request{Arrived: now}
 	var ok bool
 	for k := formKey(0); k < numKeys; k++ {
@@ -115,6 +116,9 @@ func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
 			if req.TimeMs, ok = parseInt(v, 0, maxTSMillis); !ok {
 				return invalid(k, "must be Unix milliseconds")
 			}
+			if !trustTS {
+				req.TimeMs = 0 // validated, and otherwise ignored: money never comes from the request
+			}
 		case keyTMax:
 			n, ok := parseInt(v, 1, 10000)
 			if !ok {
@@ -132,7 +136,7 @@ func buildRequest(f *form, req *bidder.Request, now time.Time) *fieldError {
 			}
 		}
 	}
-	if f.vals[keyTS] == nil {
+	if f.vals[keyTS] == nil || !trustTS {
 		req.TimeMs = now.UnixMilli()
 	}
 	return nil

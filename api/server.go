@@ -23,6 +23,11 @@ type Config struct {
 	PublicURL string
 	// CampaignsPath is the campaigns file read by Reload.
 	CampaignsPath string
+	// TrustRequestTS makes a bid request's ts, when given, its request
+	// time (contract version 1), for replays of recorded traffic and tests.
+	// Off, the request time is the server clock at arrival and ts is only
+	// validated: nothing a client sends moves money.
+	TrustRequestTS bool
 	// Logger receives start-up, reload and error logs, never one line per
 	// request. Default slog.Default().
 	Logger *slog.Logger
@@ -41,7 +46,8 @@ type Server struct {
 	seat    []byte // pre-encoded part between the two bid ids
 	winURL  string
 
-	stateLog rateLog // state-store failures, seen per request
+	stateLog    rateLog // state-store failures, seen per request
+	capacityLog rateLog // bids refused because the state is full
 
 	current  atomic.Pointer[serving]
 	reloadMu sync.Mutex
@@ -70,13 +76,14 @@ func NewServer(cfg Config, engine *bidder.Engine) (*Server, error) {
 		return nil, errors.New("api: PublicURL is required")
 	}
 	return &Server{
-		cfg:      cfg,
-		engine:   engine,
-		log:      cfg.Logger,
-		metrics:  newMetrics(engine),
-		seat:     seatJSON(cfg.Seat),
-		winURL:   cfg.PublicURL + winPath,
-		stateLog: rateLog{log: cfg.Logger},
+		cfg:         cfg,
+		engine:      engine,
+		log:         cfg.Logger,
+		metrics:     newMetrics(engine),
+		seat:        seatJSON(cfg.Seat),
+		winURL:      cfg.PublicURL + winPath,
+		stateLog:    rateLog{log: cfg.Logger},
+		capacityLog: rateLog{log: cfg.Logger},
 	}, nil
 }
 

@@ -10,7 +10,7 @@ import (
 // handleWin serves GET /dsp/win?bidid=…&price=…, the exchange's win notice.
 // Checks run in this order: method; a query that is not valid url-encoding
 // (400 bad_query); bidid missing (400 missing_field); price missing (400
-// missing_field) or malformed (400 invalid_field); unknown or expired bid
+// missing_field), malformed or zero (400 invalid_field); unknown or expired bid
 // (404 unknown_bid); price above the bid's price (400 invalid_field); then
 // the first notice is recorded (204) and repeats answer 204 with
 // X-Win-Duplicate: 1. Nothing is recorded for a rejected notice.
@@ -44,10 +44,12 @@ func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	price, err := bidder.ParseMicros(priceText)
-	if err != nil {
+	if err != nil || price == 0 {
+		// A zero price is refused too: a leaked nurl fired at 0 must not
+		// claim the win before the exchange's own notice.
 		s.winReject(errInvalidField)
 		writeError(w, http.StatusBadRequest, errInvalidField, "price",
-			"price must be a decimal >= 0 with at most 6 fractional digits")
+			"price must be a decimal > 0 with at most 6 fractional digits")
 		return
 	}
 	id, ok := bidder.ParseBidID(bidIDText)
@@ -67,11 +69,12 @@ func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, errInvalidField, "price", "price is above the bid's price")
 		return
 	case err != nil:
-		// The bid was claimed but the books could not be written: a state
-		// store failure, never a client's doing.
+		// The books could not be written: a state store failure, never a
+		// client's doing.
 		s.metrics.stateErrors.Inc()
 		s.stateLog.error("win not recorded", "bidid", id.String(), "err", err)
-		writeError(w, http.StatusServiceUnavailable, errInternal, "", "win could not be recorded")
+		w.Header()["Retry-After"] = hdrRetryAfter1
+		writeError(w, http.StatusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
 		return
 	}
 	switch {

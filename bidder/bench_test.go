@@ -66,7 +66,7 @@ func BenchmarkDecide(b *testing.B) {
 			reqs []Request
 		}{{"post.data", []Request{post}}, {"requests", reqs}} {
 			b.Run(fmt.Sprintf("campaigns=%d/%s", n, mix.name), func(b *testing.B) {
-				e := NewEngine(Config{}, NewMemoryLedger(MemoryLedgerConfig{}), NewMemoryBidStore(0, 0))
+				e := NewEngine(Config{}, NewMemoryLedger(MemoryLedgerConfig{}), NewMemoryBidStore(MemoryBidStoreConfig{}))
 				ctx := context.Background()
 				bids := 0
 				b.ReportAllocs()
@@ -103,13 +103,12 @@ func BenchmarkLoadCatalog(b *testing.B) {
 }
 
 func BenchmarkMemoryBidStoreSave(b *testing.B) {
-	s := NewMemoryBidStore(0, 0)
+	s := NewMemoryBidStore(MemoryBidStoreConfig{})
 	ctx := context.Background()
 	rec := BidRecord{CampaignID: "c-0001", CreativeID: "cr-0001-a", Price: 2_500_000}
 	b.ReportAllocs()
 	for b.Loop() {
-		rec.ID = RandomBidID()
-		if err := s.Save(ctx, rec, testNow); err != nil {
+		if _, err := s.Save(ctx, rec, testNow); err != nil {
 			b.Fatal(err)
 		}
 	}

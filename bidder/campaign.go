@@ -11,7 +11,7 @@ type Campaign struct {
 	Cat         []string // as written in the file (echoed in bids)
 	Active      bool     // status "active"; paused campaigns never bid
 	BidCPM      Micros
-	DailyBudget Micros // 0: no daily limit
+	DailyBudget Micros // NoDailyLimit, or the daily budget (0: the campaign never bids)
 	Start, End  time.Time
 	FreqCap     FreqCap
 	Targeting   Targeting
@@ -19,6 +19,15 @@ type Campaign struct {
 
 	startMs, endMs int64 // flight as [startMs, endMs) in request-time milliseconds
 }
+
+// NoDailyLimit is the DailyBudget of a campaign without a daily budget.
+const NoDailyLimit Micros = -1
+
+// Limited reports whether the campaign has a daily budget.
+func (c *Campaign) Limited() bool { return c.DailyBudget != NoDailyLimit }
+
+// MaxFreqPeriodS is the longest frequency period, 365 days.
+const MaxFreqPeriodS = 31_536_000
 
 // FreqCap limits the wins per user and campaign in a time window. The zero
 // value means no cap.
@@ -31,9 +40,10 @@ type FreqCap struct {
 func (f FreqCap) Capped() bool { return f.Impressions > 0 && f.PeriodS > 0 }
 
 // Window returns the frequency window a request time (Unix ms) falls in.
-func (f FreqCap) Window(requestMs int64) int64 {
-	return floorDiv(floorDiv(requestMs, 1000), f.PeriodS)
-}
+func (f FreqCap) Window(requestMs int64) int64 { return f.WindowAt(floorDiv(requestMs, 1000)) }
+
+// WindowAt returns the frequency window a request time in Unix seconds falls in.
+func (f FreqCap) WindowAt(requestS int64) int64 { return floorDiv(requestS, f.PeriodS) }
 
 // Targeting holds the campaign's targeting lists. An empty list does not
 // restrict.
@@ -68,6 +78,9 @@ type Day int32
 
 // DayOf returns the UTC day of a Unix millisecond time.
 func DayOf(ms int64) Day { return Day(floorDiv(ms, 86_400_000)) }
+
+// DayOfSec returns the UTC day of a Unix time in seconds.
+func DayOfSec(s int64) Day { return Day(floorDiv(s, 86_400)) }
 
 // DayOfTime returns the UTC day of t.
 func DayOfTime(t time.Time) Day { return DayOf(t.UnixMilli()) }

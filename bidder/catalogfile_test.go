@@ -77,6 +77,22 @@ func TestParseCatalogValid(t *testing.T) {
 		ClickURL: "https://acme.example/landing?src=dsp&c=1"}, c.Creatives[0])
 }
 
+// TestDailyBudgetMeaning: absent or null means no daily limit, 0 a campaign
+// that never bids (contract version 2).
+func TestDailyBudgetMeaning(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want Micros
+	}{{"", NoDailyLimit}, {"null", NoDailyLimit}, {"0", 0}, {"0.000001", 1}, {"100", 100_000_000}}
+	for _, tt := range tests {
+		cat, err := ParseCatalog([]byte(`{"campaigns":[` + withField(t, "daily_budget", tt.raw) + `]}`))
+		require.NoError(t, err, tt.raw)
+		c, _ := cat.Campaign("c-0001")
+		assert.Equal(t, tt.want, c.DailyBudget, "daily_budget %q", tt.raw)
+		assert.Equal(t, tt.want != NoDailyLimit, c.Limited(), "daily_budget %q", tt.raw)
+	}
+}
+
 func TestParseCatalogRules(t *testing.T) {
 	tests := []struct {
 		path, raw string // the field changed ("" raw: removed)
@@ -111,6 +127,9 @@ func TestParseCatalogRules(t *testing.T) {
 		{"freq_cap.impressions", `0`, "freq_cap.impressions: must be an integer 1–"},
 		{"freq_cap.period_s", `1.5`, "freq_cap.period_s: must be an integer 1–"},
 		{"freq_cap.period_s", "", "freq_cap.period_s: required"},
+		{"freq_cap.period_s", `31536000`, ""},
+		{"freq_cap.period_s", `31536001`, "freq_cap.period_s: must be an integer 1–31536000"},
+		{"freq_cap.period_s", `1099511627776`, "freq_cap.period_s: must be an integer 1–31536000"},
 		{"targeting.countries", `["CHN"]`, `targeting.countries[0]: malformed value "CHN"`},
 		{"targeting.regions", `["Shanghai"]`, `targeting.regions[0]: malformed value`},
 		{"targeting.devtypes", `[8]`, "targeting.devtypes[0]: must be an integer 1–7"},

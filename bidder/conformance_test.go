@@ -13,5 +13,7 @@ func TestMemoryLedgerConformance(t *testing.T) {
 }
 
 func TestMemoryBidStoreConformance(t *testing.T) {
-	statetest.BidStore(t, func(_ *testing.T, ttl time.Duration) bidder.BidStore { return bidder.NewMemoryBidStore(ttl, 100_000) })
+	statetest.BidStore(t, func(_ *testing.T, ttl time.Duration) bidder.BidStore {
+		return bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: ttl, MaxBids: 100_000})
+	})
 }

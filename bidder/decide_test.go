@@ -224,7 +224,7 @@ func TestDecideFrequency(t *testing.T) {
 	wins := func(uid string, w int64, n int) func(*MemoryLedger) {
 		return func(l *MemoryLedger) {
 			for range n {
-				_ = l.RecordWin(context.Background(), Win{CampaignID: "c1", Day: day, Price: 1, UID: uid, PeriodS: 3600, Window: w})
+				_ = l.RecordWin(context.Background(), Win{CampaignID: "c1", Day: day, Price: 1, User: testHashKey.User(uid), PeriodS: 3600, Window: w})
 			}
 		}
 	}
@@ -249,6 +249,7 @@ func TestDecideBudget(t *testing.T) {
 			_ = l.RecordWin(context.Background(), Win{CampaignID: "c1", Day: d, Price: m})
 		}
 	}
+	capped1 := func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 3600} }
 	// daily budget 10 USD = 10,000,000 micros; × 1000 = 10,000,000,000 CPM micros.
 	ten := []*Campaign{camp("c1", usd(2.5), budget(usd(10)))}
 	runDecideCases(t, []decideCase{
@@ -257,7 +258,11 @@ func TestDecideBudget(t *testing.T) {
 		{name: "spent + bid above the budget", campaigns: ten, setup: spent(day, 10_000_000_000-2_499_999), reason: ReasonBudget},
 		{name: "yesterday's spend does not count", campaigns: ten, setup: spent(day-1, 10_000_000_000), campaign: "c1"},
 		{name: "tiny budget below one bid", campaigns: []*Campaign{camp("c1", usd(2.5), budget(1000))}, reason: ReasonBudget},
-		{name: "zero budget is unlimited", campaigns: []*Campaign{camp("c1", usd(2.5), budget(0))}, setup: spent(day, 1<<50), campaign: "c1"},
+		{name: "no daily limit", campaigns: []*Campaign{camp("c1", usd(2.5), budget(NoDailyLimit))}, setup: spent(day, 1<<50), campaign: "c1"},
+		{name: "a zero budget never bids", campaigns: []*Campaign{camp("c1", usd(2.5), budget(0))}, reason: ReasonBudget},
+		{name: "a zero budget never bids, capped", campaigns: []*Campaign{camp("c1", usd(2.5), budget(0), capped1)},
+			req: func(r *Request) { r.UID = "u1" }, reason: ReasonBudget},
+		{name: "a zero budget yields to the next", campaigns: []*Campaign{camp("c1", usd(2.5), budget(0)), camp("c0", usd(1))}, campaign: "c0"},
 	})
 }
 
@@ -306,8 +311,8 @@ func TestDecideKeepsTheBidRecord(t *testing.T) {
 	rec, res, err := bids.Claim(context.Background(), d.BidID, 0, testNow)
 	require.NoError(t, err)
 	assert.Equal(t, Claimed, res)
-	assert.Equal(t, BidRecord{ID: d.BidID, CampaignID: "c1", CreativeID: "c1-a", UID: "user-7",
-		TimeMs: req.TimeMs, Price: usd(2.5), PeriodS: 60}, rec)
+	assert.Equal(t, BidRecord{ID: d.BidID, CampaignID: "c1", CreativeID: "c1-a", User: testHashKey.User("user-7"),
+		TimeS: req.TimeMs / 1000, Price: usd(2.5), PeriodS: 60}, rec)
 	st, ok, err := ledger.Stats(context.Background(), "c1", DayOf(req.TimeMs))
 	require.NoError(t, err)
 	require.True(t, ok)

@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/recbid/dspd/internal/clock"
 )
 
 // Config tunes the engine. The zero value is usable: every zero field takes
@@ -21,8 +22,14 @@ type Config struct {
 	DefaultTMax time.Duration
 	// Clock is the server clock. Default time.Now.
 	Clock func() time.Time
-	// NewBidID draws a fresh bid id. Default: 128 bits from crypto/rand.
-	NewBidID func() BidID
+	// BidTTL is how long the bid store keeps a record for its win notice
+	// (default DefaultBidTTL): a bid's frequency counter is kept at least
+	// that long, so that the win finds it.
+	BidTTL time.Duration
+	// HashKey keys the user hash (see UserKey). It must come from the
+	// state, so that users are the same after a restart and across
+	// replicas; zero draws one for this engine alone (tests, memory state).
+	HashKey HashKey
 }
 
 // Defaults of Config.
@@ -41,14 +48,17 @@ func (c Config) withDefaults() Config {
 	if c.Clock == nil {
 		c.Clock = time.Now
 	}
-	if c.NewBidID == nil {
-		c.NewBidID = RandomBidID
+	if c.BidTTL <= 0 {
+		c.BidTTL = DefaultBidTTL
+	}
+	if c.HashKey == (HashKey{}) {
+		c.HashKey = NewHashKey()
 	}
 	return c
 }
 
-// RandomBidID returns 128 bits from the operating system's secure source, so
-// that bid ids cannot be guessed by anyone who would forge win notices.
+// RandomBidID returns 128 bits from the operating system's secure source,
+// for stores whose bid ids are wholly random.
 func RandomBidID() BidID {
 	var id BidID
 	_, _ = rand.Read(id[:]) // never fails since Go 1.24
@@ -77,6 +87,9 @@ func (e *Engine) Ledger() Ledger { return e.ledger }
 // Bids returns the engine's bid store.
 func (e *Engine) Bids() BidStore { return e.bids }
 
+// User returns the key the books know a user id by.
+func (e *Engine) User(uid string) UserKey { return e.cfg.HashKey.User(uid) }
+
 // Decision is the outcome of one bid request.
 type Decision struct {
 	Reason   NoBidReason // ReasonNone when a bid was made
@@ -87,6 +100,7 @@ type Decision struct {
 	Price    Micros
 
 	deadline time.Time // the request's decision deadline, for Keep
+	user     UserKey   // the request's user, when the winner is frequency-capped
 }
 
 // Bid reports whether the decision is a bid.
@@ -131,7 +145,8 @@ func (e *Engine) Choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 // counting the bid as Decide does. It checks the decision deadline again
 // first, since time has passed since Choose: past it, d becomes a no bid
 // with ReasonTimeout and nothing is kept. When a state store fails, d
-// becomes a no bid with ReasonStateUnavailable and the error is returned.
+// becomes a no bid with ReasonStateUnavailable (ReasonCapacity when it is
+// full) and the error is returned.
 // Keep must be called at most once per decision.
 func (e *Engine) Keep(ctx context.Context, req *Request, d *Decision) error {
 	if !d.Bid() || d.Campaign == nil || d.Creative == nil {
@@ -195,7 +210,7 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 		if !e.cfg.Clock().Before(deadline) {
 			return Decision{Reason: ReasonTimeout}, never, nil
 		}
-		winner, r, err := e.applyCaps(ctx, cat, req, s)
+		winner, r, user, err := e.applyCaps(ctx, cat, req, s)
 		stateErr = errors.Join(stateErr, err)
 		if winner >= 0 {
 			now := e.cfg.Clock()
@@ -210,6 +225,7 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 				Slot:     cat.creativeBase[winner] + ci,
 				Price:    c.BidCPM,
 				deadline: deadline,
+				user:     user,
 			}, now, stateErr
 		}
 		reason = max(reason, r)
@@ -219,11 +235,14 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 
 // applyCaps walks the candidates in priority order through the frequency and
 // budget stages and returns the first that passes both, or -1 and the stage
-// at which the last candidates dropped out. Counters are read in chunks of
-// consecutive candidates, so a remote ledger answers in one round trip. When
-// the ledger fails, the candidates it could not answer for drop out with
-// ReasonStateUnavailable and the error is returned beside the outcome.
-func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *scratch) (int, NoBidReason, error) {
+// at which the last candidates dropped out; with the winner, the request's
+// user key when the winner is frequency-capped. Counters are read in chunks
+// of consecutive candidates, so a remote ledger answers in one round trip.
+// When the ledger fails, the candidates it could not answer for drop out
+// with ReasonStateUnavailable and the error is returned beside the outcome.
+// The bids the request already holds (Request.Held) count as wins at their
+// bid price.
+func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *scratch) (int, NoBidReason, UserKey, error) {
 	// The best candidate usually wins: look at it alone first, and sort the
 	// others only when it drops out.
 	best := 0
@@ -234,6 +253,7 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 	}
 	s.cands[0], s.cands[best] = s.cands[best], s.cands[0]
 	day := DayOf(req.TimeMs)
+	var user UserKey // hashed once, when a capped candidate first needs it
 	reason := ReasonFreqCap
 	var stateErr error
 	for i := 0; i < len(s.cands); {
@@ -252,14 +272,21 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 			if capped && req.UID == "" {
 				continue // no user to count: drops at the frequency stage
 			}
-			if !capped && c.DailyBudget == 0 {
+			if c.DailyBudget == 0 && !capped {
+				reason = ReasonBudget // a zero budget never bids
+				continue
+			}
+			if !capped && !c.Limited() {
 				free = n
 				i++
 				break
 			}
 			q := UsageQuery{CampaignID: c.ID, Day: day}
 			if capped {
-				q.UID, q.PeriodS, q.Window = req.UID, c.FreqCap.PeriodS, c.FreqCap.Window(req.TimeMs)
+				if user.IsZero() {
+					user = e.User(req.UID)
+				}
+				q.User, q.PeriodS, q.Window = user, c.FreqCap.PeriodS, c.FreqCap.Window(req.TimeMs)
 			}
 			s.usage = append(s.usage, q)
 			s.order = append(s.order, n)
@@ -275,55 +302,82 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 		}
 		for j := range s.usage {
 			q, c := &s.usage[j], cat.campaigns[s.order[j]]
-			if c.FreqCap.Capped() && q.Wins >= c.FreqCap.Impressions {
+			heldBids, heldSpend := req.held(c)
+			if c.FreqCap.Capped() && q.Wins+heldBids >= c.FreqCap.Impressions {
 				continue
 			}
-			if c.DailyBudget > 0 && q.Spent+c.BidCPM > c.DailyBudget*1000 {
+			if c.Limited() && q.Spent+heldSpend+c.BidCPM > c.DailyBudget*1000 {
 				reason = ReasonBudget
 				continue
 			}
-			return s.order[j], ReasonNone, stateErr
+			if !c.FreqCap.Capped() {
+				return s.order[j], ReasonNone, UserKey{}, stateErr
+			}
+			return s.order[j], ReasonNone, user, stateErr
 		}
 		if free >= 0 {
-			return free, ReasonNone, stateErr
+			return free, ReasonNone, UserKey{}, stateErr
 		}
 	}
-	return -1, reason, stateErr
+	return -1, reason, UserKey{}, stateErr
 }
 
-// keep saves the record of bid decision d at now, counts the bid, and sets
-// d's BidID. When a state store fails, d becomes a no bid and the error is
-// returned.
+// keep makes room for the counters a bid's win will write, saves its
+// record at now, counts the bid, and sets d's BidID. When a state store
+// fails or is full, d becomes a no bid (ReasonStateUnavailable or
+// ReasonCapacity) and the error is returned; nothing is counted.
 func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.Time) error {
 	c := d.Campaign
 	rec := BidRecord{
 		CampaignID: c.ID,
 		CreativeID: d.Creative.ID,
-		TimeMs:     req.TimeMs,
+		TimeS:      floorDiv(req.TimeMs, 1000),
 		Price:      d.Price,
 		Test:       req.Test,
 	}
 	if c.FreqCap.Capped() {
-		rec.UID = strings.Clone(req.UID) // the request's strings may alias a reused buffer
-		rec.PeriodS = c.FreqCap.PeriodS
+		rec.User, rec.PeriodS = d.user, c.FreqCap.PeriodS
 	}
-	for attempt := 0; ; attempt++ {
-		rec.ID = e.cfg.NewBidID()
-		err := e.bids.Save(ctx, rec, now)
-		if err == nil {
-			break
+	day := DayOf(req.TimeMs)
+	if !req.Test { // a test bid's win records nothing: it needs no room
+		room := Room{CampaignID: c.ID, Day: day}
+		if !rec.User.IsZero() {
+			room.User, room.PeriodS, room.Window = rec.User, rec.PeriodS, c.FreqCap.Window(req.TimeMs)
+			room.Until = e.counterUntil(now, req.TimeMs, room.PeriodS, room.Window)
 		}
-		if !errors.Is(err, ErrDuplicateBidID) || attempt == 3 {
-			*d = Decision{Reason: ReasonStateUnavailable}
-			return fmt.Errorf("save bid: %w", err)
+		if err := e.ledger.Reserve(ctx, room); err != nil {
+			return refuse(d, fmt.Errorf("reserve counters: %w", err))
 		}
+	}
+	id, err := e.bids.Save(ctx, rec, now)
+	if err != nil {
+		return refuse(d, fmt.Errorf("save bid: %w", err))
 	}
 	if !req.Test {
-		if err := e.ledger.RecordBid(ctx, c.ID, DayOf(req.TimeMs)); err != nil {
-			*d = Decision{Reason: ReasonStateUnavailable}
-			return fmt.Errorf("count bid: %w", err)
+		if err := e.ledger.RecordBid(ctx, c.ID, day); err != nil {
+			return refuse(d, fmt.Errorf("count bid: %w", err))
 		}
 	}
-	d.BidID = rec.ID
+	d.BidID = id
 	return nil
+}
+
+// counterUntil is how long a bid's frequency counter must live, on the
+// server clock: to the end of its window, as far ahead of now as the window
+// ends after the request time (the same instant, unless requests carry
+// their own time), and never before the bid's record expires (plus a second
+// for the store's rounding to whole seconds).
+func (e *Engine) counterUntil(now time.Time, requestMs, periodS, window int64) time.Time {
+	left := clock.Milliseconds((window+1)*periodS*1000 - requestMs)
+	return now.Add(max(left, e.cfg.BidTTL+time.Second))
+}
+
+// refuse turns d into the no bid a failed keep gives, and returns err.
+func refuse(d *Decision, err error) error {
+	r := ReasonStateUnavailable
+	if errors.Is(err, ErrCapacity) {
+		r = ReasonCapacity
+	}
+	*d = Decision{Reason: r}
+	return err
 }

@@ -2,9 +2,9 @@ package bidder
 
 import (
 	"context"
-	"encoding/binary"
-	"sync/atomic"
 	"time"
+
+	"github.com/recbid/dspd/internal/countrand"
 )
 
 // testNow is the fixed clock of the decision tests: Tuesday 2026-11-03,
@@ -13,33 +13,28 @@ var testNow = time.Date(2026, 11, 3, 10, 30, 0, 0, time.UTC)
 
 func fixedClock() time.Time { return testNow }
 
-// sequentialIDs returns bid ids 1, 2, 3, … so that tests can predict them.
-func sequentialIDs() func() BidID {
-	var n atomic.Uint64
-	return func() BidID {
-		var id BidID
-		binary.BigEndian.PutUint64(id[8:], n.Add(1))
-		return id
-	}
-}
+// testHashKey keys the user hash in tests, so that two engines agree.
+var testHashKey = HashKey{15: 1}
 
-// newTestEngine returns an engine on a fixed clock with in-memory state.
+// newTestEngine returns an engine on a fixed clock with in-memory state and
+// predictable bid ids.
 func newTestEngine() (*Engine, *MemoryLedger, *MemoryBidStore) {
 	ledger := NewMemoryLedger(MemoryLedgerConfig{Clock: fixedClock})
-	bids := NewMemoryBidStore(time.Minute, 1000)
-	e := NewEngine(Config{Clock: fixedClock, NewBidID: sequentialIDs()}, ledger, bids)
+	bids := NewMemoryBidStore(MemoryBidStoreConfig{TTL: time.Minute, MaxBids: 1000, Random: new(countrand.Reader)})
+	e := NewEngine(Config{Clock: fixedClock, HashKey: testHashKey, BidTTL: time.Minute}, ledger, bids)
 	return e, ledger, bids
 }
 
 // camp returns an active, untargeted campaign with one 300x250 creative.
 func camp(id string, bid Micros, mods ...func(*Campaign)) *Campaign {
 	c := &Campaign{
-		ID:         id,
-		Advertiser: "Advertiser " + id,
-		ADomain:    []string{id + ".example"},
-		Cat:        []string{"IAB1"},
-		Active:     true,
-		BidCPM:     bid,
+		ID:          id,
+		Advertiser:  "Advertiser " + id,
+		ADomain:     []string{id + ".example"},
+		Cat:         []string{"IAB1"},
+		Active:      true,
+		BidCPM:      bid,
+		DailyBudget: NoDailyLimit,
 		Creatives: []Creative{{ID: id + "-a", W: 300, H: 250,
 			ImageURL: "https://cdn.example/" + id + ".jpg", ClickURL: "https://example.com/" + id}},
 	}

@@ -82,7 +82,7 @@ func naiveDecide(cs []*Campaign, r *Request) (reason NoBidReason, winner *Campai
 			continue
 		}
 		stage = max(stage, 3)
-		if c.DailyBudget > 0 && c.BidCPM > c.DailyBudget*1000 {
+		if c.Limited() && c.BidCPM > c.DailyBudget*1000 { // nothing is spent: only a budget below one bid drops
 			continue
 		}
 		if best == nil || c.BidCPM > best.BidCPM || (c.BidCPM == best.BidCPM && c.ID < best.ID) {
@@ -122,12 +122,13 @@ func some[T any](rng *rand.Rand, v []T, p float64) []T {
 
 func randomCampaign(rng *rand.Rand, i int) *Campaign {
 	c := &Campaign{
-		ID:         fmt.Sprintf("c%d", rng.IntN(1000)*1000+i), // ids of varying lengths
-		Advertiser: "adv",
-		ADomain:    some(rng, vDomains, 1),
-		Cat:        some(rng, vCats, 1),
-		Active:     rng.IntN(10) > 0,
-		BidCPM:     Micros(1+rng.IntN(5)) * 500_000,
+		ID:          fmt.Sprintf("c%d", rng.IntN(1000)*1000+i), // ids of varying lengths
+		Advertiser:  "adv",
+		ADomain:     some(rng, vDomains, 1),
+		Cat:         some(rng, vCats, 1),
+		Active:      rng.IntN(10) > 0,
+		BidCPM:      Micros(1+rng.IntN(5)) * 500_000,
+		DailyBudget: NoDailyLimit,
 		Targeting: Targeting{
 			Countries: some(rng, vCountries, 0.3), Regions: some(rng, vRegions, 0.15),
 			Cities: some(rng, vCities, 0.1), OS: some(rng, vOS, 0.3),
@@ -143,8 +144,11 @@ func randomCampaign(rng *rand.Rand, i int) *Campaign {
 	if rng.IntN(10) == 0 {
 		c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60}
 	}
-	if rng.IntN(10) == 0 {
+	switch rng.IntN(20) {
+	case 0, 1:
 		c.DailyBudget = 1
+	case 2:
+		c.DailyBudget = 0 // never bids
 	}
 	for j := range 1 + rng.IntN(3) {
 		s := pick(rng, vSizes)

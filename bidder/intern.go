@@ -2,38 +2,38 @@ package bidder
 
 import "sync"
 
-// names interns strings as small integers, so that structures holding
-// millions of references to a few thousand campaign and creative ids can
+// interner numbers values as small integers, so that structures holding
+// millions of references to a few thousand campaign ids (or bid terms) can
 // be free of pointers, which the garbage collector then never scans. It
-// only grows: with the ids of every campaign set ever loaded.
-type names struct {
+// only grows: with the values of every campaign set ever loaded.
+type interner[K comparable] struct {
 	mu  sync.RWMutex
-	ids map[string]uint32
-	all []string
+	ids map[K]uint32
+	all []K
 }
 
-func newNames() *names { return &names{ids: make(map[string]uint32)} }
+func newInterner[K comparable]() *interner[K] { return &interner[K]{ids: make(map[K]uint32)} }
 
-// id returns the number of s, assigning one on first sight.
-func (n *names) id(s string) uint32 {
+// id returns the number of v, assigning one on first sight.
+func (n *interner[K]) id(v K) uint32 {
 	n.mu.RLock()
-	id, ok := n.ids[s]
+	id, ok := n.ids[v]
 	n.mu.RUnlock()
 	if ok {
 		return id
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if id, ok = n.ids[s]; !ok {
+	if id, ok = n.ids[v]; !ok {
 		id = uint32(len(n.all))
-		n.ids[s] = id
-		n.all = append(n.all, s)
+		n.ids[v] = id
+		n.all = append(n.all, v)
 	}
 	return id
 }
 
-// name returns the string numbered id.
-func (n *names) name(id uint32) string {
+// value returns the value numbered id.
+func (n *interner[K]) value(id uint32) K {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	return n.all[id]

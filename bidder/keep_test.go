@@ -40,8 +40,8 @@ func TestChooseKeepsNothing(t *testing.T) {
 	rec, res, err := bids.Claim(ctx, d.BidID, 0, testNow)
 	require.NoError(t, err)
 	assert.Equal(t, Claimed, res)
-	assert.Equal(t, BidRecord{ID: d.BidID, CampaignID: "c1", CreativeID: "c1-a", UID: "user-7",
-		TimeMs: req.TimeMs, Price: usd(2.5), PeriodS: 60}, rec)
+	assert.Equal(t, BidRecord{ID: d.BidID, CampaignID: "c1", CreativeID: "c1-a", User: testHashKey.User("user-7"),
+		TimeS: req.TimeMs / 1000, Price: usd(2.5), PeriodS: 60}, rec)
 	st, _, err := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
 	require.NoError(t, err)
 	assert.Equal(t, DayStats{Bids: 1}, st)
@@ -108,9 +108,9 @@ func TestKeepChecksTheDeadline(t *testing.T) {
 	var now atomic.Int64
 	now.Store(testNow.UnixNano())
 	clock := func() time.Time { return time.Unix(0, now.Load()).UTC() }
-	bids := NewMemoryBidStore(time.Minute, 100)
+	bids := NewMemoryBidStore(MemoryBidStoreConfig{TTL: time.Minute, MaxBids: 100})
 	ledger := NewMemoryLedger(MemoryLedgerConfig{Clock: clock})
-	e := NewEngine(Config{Clock: clock, NewBidID: sequentialIDs()}, ledger, bids)
+	e := NewEngine(Config{Clock: clock}, ledger, bids)
 	cat := NewCatalog([]*Campaign{camp("c1", usd(1))})
 	req := baseRequest()
 	req.Arrived = testNow
@@ -148,12 +148,13 @@ type brokenBids struct{ *MemoryBidStore }
 
 var errBidsDown = errors.New("bid store down")
 
-func (brokenBids) Save(context.Context, BidRecord, time.Time) error { return errBidsDown }
+func (brokenBids) Save(context.Context, BidRecord, time.Time) (BidID, error) {
+	return BidID{}, errBidsDown
+}
 
 func TestKeepStoreFailure(t *testing.T) {
 	ledger := NewMemoryLedger(MemoryLedgerConfig{Clock: fixedClock})
-	e := NewEngine(Config{Clock: fixedClock, NewBidID: sequentialIDs()}, ledger,
-		brokenBids{NewMemoryBidStore(time.Minute, 100)})
+	e := NewEngine(Config{Clock: fixedClock}, ledger, brokenBids{NewMemoryBidStore(MemoryBidStoreConfig{})})
 	cat := NewCatalog([]*Campaign{camp("c1", usd(1))})
 	req := baseRequest()
 	d, err := e.Choose(context.Background(), cat, &req)
@@ -163,6 +164,6 @@ func TestKeepStoreFailure(t *testing.T) {
 	assert.ErrorIs(t, err, errBidsDown)
 	assert.Equal(t, ReasonStateUnavailable.String(), d.Reason.String())
 	assert.Nil(t, d.Campaign)
-	_, ok, _ := ledger.Stats(context.Background(), "c1", DayOf(req.TimeMs))
-	assert.False(t, ok, "a bid whose record cannot be kept is not counted")
+	st, _, _ := ledger.Stats(context.Background(), "c1", DayOf(req.TimeMs))
+	assert.Zero(t, st.Bids, "a bid whose record cannot be kept is not counted")
 }

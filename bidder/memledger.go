@@ -1,10 +1,9 @@
 package bidder
 
 import (
-	"cmp"
 	"context"
-	"hash/maphash"
-	"slices"
+	"encoding/binary"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,32 +11,73 @@ import (
 
 const memShards = 64 // a power of two
 
-// MemoryLedger is the default Ledger: sharded maps of atomic counters in
-// this process. Reads take a shard's read lock; writes add atomically, so
-// concurrent wins are never lost and no global lock is taken. Counters are
-// evicted by Sweep once they have not been written for their time to live,
-// and each kind is bounded by a hard cap.
+// Defaults of MemoryLedgerConfig.
+const (
+	// DefaultDayTTL is how long a campaign's daily counters live after their
+	// last write: long enough for /admin/stats to answer about the past week.
+	DefaultDayTTL = 8 * 24 * time.Hour
+	// MinDayTTL keeps today's and yesterday's counters whatever the setting:
+	// a day counter is written at least once on its day.
+	MinDayTTL = 48 * time.Hour
+	// DefaultMaxDayCounters bounds the (campaign, day) counters: 1,000
+	// campaigns for 8 days need 8,000.
+	DefaultMaxDayCounters = 1_000_000
+	// DefaultMaxFreqCounters bounds the (user, campaign, window) counters,
+	// about 70 bytes each.
+	DefaultMaxFreqCounters = 5_000_000
+)
+
+// Work bounds of the ledger's upkeep.
+const (
+	ledgerSweepBatch = 1024 // entries a sweep looks at per lock hold
+	roomScan         = 32   // entries a full shard looks at for an expired one
+)
+
+// MemoryLedger is the default Ledger: sharded maps of counters in this
+// process. Reads take a shard's read lock; spend and wins are atomic adds,
+// so concurrent wins are never lost and no global lock is taken.
+//
+// It never drops a counter the books still need. A daily counter lives
+// DayTTL after its last write (at least MinDayTTL, so today's and
+// yesterday's always stay); a frequency counter lives to the end of its
+// window and at least as long as the records of the bids that reserved it.
+// Each kind has a hard cap: when a shard is full of live counters, Reserve
+// refuses with ErrCapacity instead of evicting one.
 type MemoryLedger struct {
-	seed       maphash.Seed
-	userSeeds  [2]maphash.Seed
-	campaigns  *names
-	clock      func() time.Time
-	days       [memShards]shard[dayKey, *dayCounters]
-	freq       [memShards]shard[freqKey, freqCounter]
-	dayPolicy  policy[dayKey, *dayCounters]
-	freqPolicy policy[freqKey, freqCounter]
-	expired    atomic.Int64
-	evicted    atomic.Int64
+	campaigns *interner[string]
+	clock     func() time.Time
+	dayTTL    int64 // seconds
+	days      [memShards]shard[dayKey, *dayCounters]
+	freq      [memShards]shard[freqKey, freqCounter]
+	expired   atomic.Int64
+	refused   atomic.Int64
+	maxPause  atomic.Int64 // nanoseconds
 }
 
+// dayKey names a campaign's day; the campaign is interned.
 type dayKey struct {
-	campaign string
+	campaign uint32
 	day      Day
 }
 
 type dayCounters struct {
 	bids, wins, spend atomic.Int64
 	touched           atomic.Int64 // Unix seconds of the last write
+}
+
+// freqKey names a frequency counter without pointers, so that millions of
+// them cost the garbage collector nothing: the user's keyed hash, the
+// interned campaign, the period and the window.
+type freqKey struct {
+	user     [2]uint64
+	campaign uint32
+	period   uint32 // at most MaxFreqPeriodS
+	window   int64
+}
+
+type freqCounter struct {
+	wins    int64
+	expires int64 // Unix seconds: live while now < expires
 }
 
 // shard is one lock's worth of a sharded map of counters, holding at most
@@ -48,121 +88,16 @@ type shard[K comparable, V any] struct {
 	max int
 }
 
-// policy says how a shard's entries age: when one expired, and when it was
-// last written.
-type policy[K comparable, V any] struct {
-	expired   func(k K, v V, nowSec int64) bool
-	lastWrite func(v V) int64
-}
-
-func (s *shard[K, V]) load(k K) (V, bool) {
-	s.mu.RLock()
-	v, ok := s.m[k]
-	s.mu.RUnlock()
-	return v, ok
-}
-
-// upsert stores fn(old value, found) under the shard's lock and returns it.
-// A full shard first drops its expired entries, then its least recently
-// written sixteenth; evicted counts what went for want of room.
-func (s *shard[K, V]) upsert(k K, fn func(V, bool) V, pol *policy[K, V], nowSec int64, evicted *atomic.Int64) V {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[k]
-	if !ok && len(s.m) >= s.max {
-		s.makeRoom(pol, nowSec, evicted)
-	}
-	v = fn(v, ok)
-	s.m[k] = v
-	return v
-}
-
-func (s *shard[K, V]) makeRoom(pol *policy[K, V], nowSec int64, evicted *atomic.Int64) {
-	for k, v := range s.m {
-		if pol.expired(k, v, nowSec) {
-			delete(s.m, k)
-		}
-	}
-	if len(s.m) < s.max {
-		return
-	}
-	type aged struct {
-		k K
-		t int64
-	}
-	all := make([]aged, 0, len(s.m))
-	for k, v := range s.m {
-		all = append(all, aged{k, pol.lastWrite(v)})
-	}
-	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.t, b.t) })
-	n := len(all)/16 + 1
-	for _, a := range all[:n] {
-		delete(s.m, a.k)
-	}
-	evicted.Add(int64(n))
-}
-
-// sweep deletes the expired entries and returns how many.
-func (s *shard[K, V]) sweep(pol *policy[K, V], nowSec int64) int {
-	n := 0
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, v := range s.m {
-		if pol.expired(k, v, nowSec) {
-			delete(s.m, k)
-			n++
-		}
-	}
-	return n
-}
-
-func (s *shard[K, V]) len() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return len(s.m)
-}
-
-// freqKey names a frequency counter without pointers, so that millions of
-// them cost the garbage collector nothing: the user is a 128-bit keyed hash
-// of the user id (two users share a counter with a chance of about n²/2¹²⁹
-// for n users), the campaign an interned number.
-type freqKey struct {
-	user           [2]uint64
-	campaign       uint32
-	period, window int64
-}
-
-type freqCounter struct {
-	wins    int64
-	touched int64 // Unix seconds of the last write
-}
-
-// Defaults of MemoryLedgerConfig.
-const (
-	// DefaultDayTTL is how long a campaign's daily counters live after their
-	// last write: long enough for /admin/stats to answer about the past week.
-	DefaultDayTTL = 8 * 24 * time.Hour
-	// DefaultMaxDayCounters bounds the (campaign, day) counters: 1,000
-	// campaigns for 8 days need 8,000.
-	DefaultMaxDayCounters = 1_000_000
-	// DefaultMaxFreqCounters bounds the (user, campaign, window) counters,
-	// about 150 bytes each.
-	DefaultMaxFreqCounters = 5_000_000
-)
-
 // MemoryLedgerConfig configures a MemoryLedger; the zero value is usable.
 type MemoryLedgerConfig struct {
 	// DayTTL is how long daily counters live after their last write
-	// (default DefaultDayTTL). Frequency counters live their period.
+	// (default DefaultDayTTL, at least MinDayTTL).
 	DayTTL time.Duration
 	// MaxDayCounters and MaxFreqCounters are hard caps (defaults above).
-	// When one is reached, expired counters go first, then the least
-	// recently written, counted by Evictions. Losing a frequency counter can
-	// let a user see a campaign more often than its cap; losing a daily
-	// counter can let a campaign overspend that day, which is why daily
-	// counters get a generous cap and the least recently written go first.
+	// A ledger full of live counters makes no room by dropping one: the
+	// bid that needs a new counter is refused (ErrCapacity) instead.
 	MaxDayCounters, MaxFreqCounters int
-	// Clock is the wall clock for time-to-live bookkeeping (default time.Now).
+	// Clock is the server clock the counters age by (default time.Now).
 	Clock func() time.Time
 }
 
@@ -171,6 +106,7 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	if cfg.DayTTL <= 0 {
 		cfg.DayTTL = DefaultDayTTL
 	}
+	cfg.DayTTL = max(cfg.DayTTL, MinDayTTL)
 	if cfg.MaxDayCounters <= 0 {
 		cfg.MaxDayCounters = DefaultMaxDayCounters
 	}
@@ -180,21 +116,7 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	dayTTL := int64(cfg.DayTTL / time.Second)
-	l := &MemoryLedger{
-		seed:      maphash.MakeSeed(),
-		userSeeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
-		campaigns: newNames(),
-		clock:     cfg.Clock,
-		dayPolicy: policy[dayKey, *dayCounters]{
-			expired:   func(_ dayKey, c *dayCounters, now int64) bool { return c.touched.Load()+dayTTL <= now },
-			lastWrite: func(c *dayCounters) int64 { return c.touched.Load() },
-		},
-		freqPolicy: policy[freqKey, freqCounter]{
-			expired:   func(k freqKey, c freqCounter, now int64) bool { return c.touched+k.period <= now },
-			lastWrite: func(c freqCounter) int64 { return c.touched },
-		},
-	}
+	l := &MemoryLedger{campaigns: newInterner[string](), clock: cfg.Clock, dayTTL: int64(cfg.DayTTL / time.Second)}
 	for i := range l.days {
 		l.days[i] = shard[dayKey, *dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
 		l.freq[i] = shard[freqKey, freqCounter]{m: make(map[freqKey]freqCounter), max: max(1, cfg.MaxFreqCounters/memShards)}
@@ -202,30 +124,26 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	return l
 }
 
+func (l *MemoryLedger) dayExpired(_ dayKey, c *dayCounters, now int64) bool {
+	return c.touched.Load()+l.dayTTL <= now
+}
+
+func freqExpired(_ freqKey, c freqCounter, now int64) bool { return c.expires <= now }
+
+func (l *MemoryLedger) dayKey(campaign string, day Day) dayKey {
+	return dayKey{campaign: l.campaigns.id(campaign), day: day}
+}
+
 func (l *MemoryLedger) dayShard(k dayKey) *shard[dayKey, *dayCounters] {
-	h := maphash.String(l.seed, k.campaign) + uint64(k.day)*0x9e3779b97f4a7c15
-	return &l.days[h&(memShards-1)]
+	h := (uint64(k.campaign) + uint64(uint32(k.day))<<32) * 0x9e3779b97f4a7c15
+	return &l.days[h>>58] // the top 6 bits
 }
 
-// day returns the counters of k, creating them when create is set.
-func (l *MemoryLedger) day(k dayKey, create bool, now int64) *dayCounters {
-	s := l.dayShard(k)
-	if c, ok := s.load(k); ok || !create {
-		return c
-	}
-	return s.upsert(k, func(c *dayCounters, ok bool) *dayCounters {
-		if ok {
-			return c
-		}
-		return new(dayCounters)
-	}, &l.dayPolicy, now, &l.evicted)
-}
-
-func (l *MemoryLedger) freqKey(uid, campaign string, period, window int64) freqKey {
+func (l *MemoryLedger) freqKey(user UserKey, campaign string, period, window int64) freqKey {
 	return freqKey{
-		user:     [2]uint64{maphash.String(l.userSeeds[0], uid), maphash.String(l.userSeeds[1], uid)},
+		user:     [2]uint64{binary.LittleEndian.Uint64(user[:8]), binary.LittleEndian.Uint64(user[8:])},
 		campaign: l.campaigns.id(campaign),
-		period:   period, window: window,
+		period:   uint32(period), window: window,
 	}
 }
 
@@ -233,69 +151,195 @@ func (l *MemoryLedger) freqShard(k freqKey) *shard[freqKey, freqCounter] {
 	return &l.freq[(k.user[0]^uint64(k.campaign)*0x9e3779b97f4a7c15)&(memShards-1)]
 }
 
+// day returns the counters of k, or nil.
+func (l *MemoryLedger) day(k dayKey) *dayCounters {
+	s := l.dayShard(k)
+	s.mu.RLock()
+	c := s.m[k]
+	s.mu.RUnlock()
+	return c
+}
+
+// dayOrNew returns the counters of k, creating them when absent: within
+// the shard's cap when bounded is set (else nil and ErrCapacity), or past
+// it (a write the books already made room for).
+func (l *MemoryLedger) dayOrNew(k dayKey, now int64, bounded bool) (*dayCounters, error) {
+	if c := l.day(k); c != nil {
+		return c, nil
+	}
+	s := l.dayShard(k)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.m[k]; c != nil {
+		return c, nil
+	}
+	if bounded && !s.room(now, l.dayExpired, &l.expired) {
+		l.refused.Add(1)
+		return nil, ErrCapacity
+	}
+	c := new(dayCounters)
+	c.touched.Store(now)
+	s.m[k] = c
+	return c, nil
+}
+
+// room reports whether the shard can take one more entry, first dropping
+// the expired entries among a few it looks at when it is full. The caller
+// holds the write lock.
+func (s *shard[K, V]) room(now int64, expired func(K, V, int64) bool, dropped *atomic.Int64) bool {
+	if len(s.m) < s.max {
+		return true
+	}
+	seen := 0
+	for k, v := range s.m { // map iteration starts at a random entry
+		if expired(k, v, now) {
+			delete(s.m, k)
+			dropped.Add(1)
+		}
+		if seen++; seen == roomScan {
+			break
+		}
+	}
+	return len(s.m) < s.max
+}
+
 // Usage implements Ledger.
 func (l *MemoryLedger) Usage(_ context.Context, qs []UsageQuery) error {
 	for i := range qs {
 		q := &qs[i]
 		q.Spent, q.Wins = 0, 0
-		if c := l.day(dayKey{q.CampaignID, q.Day}, false, 0); c != nil {
+		if c := l.day(l.dayKey(q.CampaignID, q.Day)); c != nil {
 			q.Spent = Micros(c.spend.Load())
 		}
-		if q.UID != "" {
-			k := l.freqKey(q.UID, q.CampaignID, q.PeriodS, q.Window)
-			c, _ := l.freqShard(k).load(k)
-			q.Wins = c.wins
+		if !q.User.IsZero() {
+			k := l.freqKey(q.User, q.CampaignID, q.PeriodS, q.Window)
+			s := l.freqShard(k)
+			s.mu.RLock()
+			q.Wins = s.m[k].wins
+			s.mu.RUnlock()
 		}
 	}
+	return nil
+}
+
+// counterSlack is how much longer than asked a reserved frequency counter
+// is kept (seconds), so that a user's next bids within it need no write.
+const counterSlack = 10
+
+// Reserve implements Ledger: the day's counters and the user's frequency
+// counter are created if absent, the latter kept until at least r.Until.
+func (l *MemoryLedger) Reserve(_ context.Context, r Room) error {
+	now := l.clock().Unix()
+	c, err := l.dayOrNew(l.dayKey(r.CampaignID, r.Day), now, true)
+	if err != nil {
+		return err
+	}
+	c.touched.Store(now)
+	if r.User.IsZero() || r.PeriodS <= 0 {
+		return nil
+	}
+	until := ceilSeconds(r.Until)
+	k := l.freqKey(r.User, r.CampaignID, r.PeriodS, r.Window)
+	s := l.freqShard(k)
+	s.mu.RLock()
+	f, ok := s.m[k]
+	s.mu.RUnlock()
+	if ok && f.expires >= until {
+		return nil // kept long enough already: no write
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok = s.m[k]
+	if !ok && !s.room(now, freqExpired, &l.expired) {
+		l.refused.Add(1)
+		return ErrCapacity
+	}
+	f.expires = max(f.expires, until+counterSlack)
+	s.m[k] = f
 	return nil
 }
 
 // RecordBid implements Ledger.
 func (l *MemoryLedger) RecordBid(_ context.Context, campaignID string, day Day) error {
 	now := l.clock().Unix()
-	c := l.day(dayKey{campaignID, day}, true, now)
+	c, _ := l.dayOrNew(l.dayKey(campaignID, day), now, false) // Reserve made room
 	c.bids.Add(1)
 	c.touched.Store(now)
 	return nil
 }
 
-// RecordWin implements Ledger.
+// RecordWin implements Ledger. It needs no room: the bid reserved its
+// counters, and they outlive its record.
 func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 	now := l.clock().Unix()
-	c := l.day(dayKey{w.CampaignID, w.Day}, true, now)
+	c, _ := l.dayOrNew(l.dayKey(w.CampaignID, w.Day), now, false)
 	c.wins.Add(1)
 	c.spend.Add(int64(w.Price))
 	c.touched.Store(now)
-	if w.UID != "" && w.PeriodS > 0 {
-		k := l.freqKey(w.UID, w.CampaignID, w.PeriodS, w.Window)
-		l.freqShard(k).upsert(k, func(c freqCounter, _ bool) freqCounter {
-			c.wins++
-			c.touched = now
-			return c
-		}, &l.freqPolicy, now, &l.evicted)
+	if w.User.IsZero() || w.PeriodS <= 0 {
+		return nil
 	}
+	k := l.freqKey(w.User, w.CampaignID, w.PeriodS, w.Window)
+	s := l.freqShard(k)
+	s.mu.Lock()
+	f, ok := s.m[k]
+	if !ok { // not reserved (a ledger filled by hand): keep it a period
+		f.expires = now + w.PeriodS
+	}
+	f.wins++
+	s.m[k] = f
+	s.mu.Unlock()
 	return nil
 }
 
 // Stats implements Ledger.
 func (l *MemoryLedger) Stats(_ context.Context, campaignID string, day Day) (DayStats, bool, error) {
-	c := l.day(dayKey{campaignID, day}, false, 0)
+	c := l.day(l.dayKey(campaignID, day))
 	if c == nil {
 		return DayStats{}, false, nil
 	}
 	return DayStats{Bids: c.bids.Load(), Wins: c.wins.Load(), Spend: Micros(c.spend.Load())}, true, nil
 }
 
-// Sweep evicts the counters whose time to live has passed at now, and
-// returns how many it evicted.
-func (l *MemoryLedger) Sweep(now time.Time) (evicted int) {
-	sec := now.Unix()
+// Sweep drops the counters expired at now and returns how many. It holds a
+// shard's lock for at most ledgerSweepBatch entries at a time.
+func (l *MemoryLedger) Sweep(now time.Time) int {
+	sec, n := now.Unix(), 0
 	for i := range l.days {
-		evicted += l.days[i].sweep(&l.dayPolicy, sec)
-		evicted += l.freq[i].sweep(&l.freqPolicy, sec)
+		n += sweepShard(&l.days[i], l.dayExpired, sec, &l.maxPause)
+		n += sweepShard(&l.freq[i], freqExpired, sec, &l.maxPause)
 	}
-	l.expired.Add(int64(evicted))
-	return evicted
+	l.expired.Add(int64(n))
+	return n
+}
+
+// sweepShard deletes a shard's expired entries, letting go of its lock
+// after every ledgerSweepBatch entries it looks at, so that bids and wins
+// wait at most that long. Go allows a map to change between the steps of a
+// range over it (an entry added meanwhile may or may not be seen): the lock
+// is held at every step, so the other writers never overlap one.
+func sweepShard[K comparable, V any](s *shard[K, V], expired func(K, V, int64) bool, now int64, maxPause *atomic.Int64) int {
+	n, seen := 0, 0
+	s.mu.Lock()
+	began := time.Now()
+	for k, v := range s.m {
+		if expired(k, v, now) {
+			delete(s.m, k)
+			n++
+		}
+		if seen++; seen%ledgerSweepBatch == 0 {
+			notePause(maxPause, time.Since(began))
+			s.mu.Unlock()
+			// Yield: a sweep that gives up its time slice now and then is not
+			// preempted by the scheduler while it holds the lock.
+			runtime.Gosched()
+			s.mu.Lock()
+			began = time.Now()
+		}
+	}
+	notePause(maxPause, time.Since(began))
+	s.mu.Unlock()
+	return n
 }
 
 // Sizes returns the number of daily and frequency counters held.
@@ -307,8 +351,14 @@ func (l *MemoryLedger) Sizes() (days, freq int) {
 	return days, freq
 }
 
-// Evictions returns how many counters were dropped at the end of their
-// time to live, and how many earlier because their cap was reached.
-func (l *MemoryLedger) Evictions() (expired, evicted int64) {
-	return l.expired.Load(), l.evicted.Load()
+func (s *shard[K, V]) len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.m)
+}
+
+// Upkeep returns what left at its time to live, what was refused for want
+// of room, and the longest lock hold of a sweep.
+func (l *MemoryLedger) Upkeep() Upkeep {
+	return Upkeep{Expired: l.expired.Load(), Refused: l.refused.Load(), MaxPause: time.Duration(l.maxPause.Load())}
 }

@@ -19,13 +19,36 @@ type Request struct {
 	Region       string
 	City         string
 	UID          string
-	TimeMs       int64         // request time: ts, or the server clock when ts is absent
+	TimeMs       int64         // request time, Unix ms: the server clock at arrival (see the transport for -trust-request-ts)
 	TMax         time.Duration // the exchange's time limit; 0 means the engine's default
 	Test, Secure bool
 
 	// Arrived is when the request reached the server; the decision deadline
 	// counts from it. Zero means the engine's clock at Decide.
 	Arrived time.Time
+
+	// Held lists the bids already made for earlier impressions of the same
+	// request (an OpenRTB request holds several): they count against the
+	// frequency caps and the remaining budgets this decision sees, as if
+	// each had been won at its bid price.
+	Held []Held
+}
+
+// Held is one bid made earlier in the same request.
+type Held struct {
+	Campaign *Campaign
+	Price    Micros
+}
+
+// held returns how many bids of the request c already holds, and their sum.
+func (r *Request) held(c *Campaign) (n int64, sum Micros) {
+	for _, h := range r.Held {
+		if h.Campaign == c {
+			n++
+			sum += h.Price
+		}
+	}
+	return n, sum
 }
 
 // NoBidReason says why a request got no bid.
@@ -41,10 +64,12 @@ const (
 	ReasonBudget                              // every remaining match exhausted its daily budget
 	ReasonTimeout                             // the decision ran past tmax minus the safety margin
 	ReasonStateUnavailable                    // the state store could not be read
+	ReasonCapacity                            // the bounded state is full of what the books still need
 	numReasons
 )
 
-var reasonNames = [numReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "timeout", "state_unavailable"}
+var reasonNames = [numReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "timeout",
+	"state_unavailable", "capacity"}
 
 // String returns the reason as the X-Nobid-Reason header spells it.
 func (r NoBidReason) String() string {

@@ -10,11 +10,17 @@ import (
 // Ledger holds the counters that decisions read and win notices write:
 // spend and wins per campaign and UTC day, and wins per user, campaign and
 // frequency window. Implementations must be safe for concurrent use and
-// exact: concurrent updates are never lost.
+// exact: concurrent updates are never lost. A bounded ledger never drops a
+// counter the books still need: when it is full of them, Reserve fails with
+// ErrCapacity and the bid is not made.
 type Ledger interface {
 	// Usage fills Spent and Wins of every query in one call, so that a
 	// remote store can answer a whole decision in one round trip.
 	Usage(ctx context.Context, qs []UsageQuery) error
+	// Reserve makes room, when a bid is made, for the counters its win
+	// will write, so that a win notice never needs new room. It fails with
+	// ErrCapacity when a bounded ledger has none.
+	Reserve(ctx context.Context, r Room) error
 	// RecordBid counts one (non-test) bid for the campaign's day.
 	RecordBid(ctx context.Context, campaignID string, day Day) error
 	// RecordWin adds one win and its price.
@@ -27,21 +33,35 @@ type Ledger interface {
 // UsageQuery asks for the counters that one campaign's caps need.
 type UsageQuery struct {
 	CampaignID string
-	Day        Day    // the budget day
-	UID        string // "" when there is no frequency cap to check
-	PeriodS    int64  // frequency period
-	Window     int64  // frequency window number
+	Day        Day     // the budget day
+	User       UserKey // zero when there is no frequency cap to check
+	PeriodS    int64   // frequency period
+	Window     int64   // frequency window number
 
 	Spent Micros // out: sum of the win prices (CPM) on Day
-	Wins  int64  // out: wins for (UID, campaign) in Window
+	Wins  int64  // out: wins for (User, campaign) in Window
+}
+
+// Room names the counters a bid's win will write: the campaign's day and,
+// for a frequency-capped campaign and a known user, the user's window.
+type Room struct {
+	CampaignID string
+	Day        Day
+	User       UserKey // zero: no frequency counter
+	PeriodS    int64
+	Window     int64
+	// Until is the server-clock time the frequency counter must live to at
+	// least: the end of its window, and never before the bid's record
+	// expires, so that the bid's win finds it.
+	Until time.Time
 }
 
 // Win is one accepted win notice as the ledger records it.
 type Win struct {
 	CampaignID string
-	Day        Day    // UTC day of the bid's request time
-	Price      Micros // clearing CPM
-	UID        string // "" when the bid had no user or no frequency cap
+	Day        Day     // UTC day of the bid's request time
+	Price      Micros  // clearing CPM
+	User       UserKey // zero when the bid had no user or no frequency cap
 	PeriodS    int64
 	Window     int64
 }
@@ -53,7 +73,9 @@ type DayStats struct {
 	Spend Micros // sum of clearing CPM prices, in micros
 }
 
-// BidID identifies one bid: 128 random bits, written as 32 hex digits.
+// BidID identifies one bid: 128 bits written as 32 hex digits. The bid
+// store that keeps the record chooses it, with enough secret random bits
+// that it cannot be guessed by anyone who would forge win notices.
 type BidID [16]byte
 
 // AppendHex appends the 32 lowercase hex digits of id.
@@ -73,13 +95,13 @@ func ParseBidID[S ~string | ~[]byte](s S) (BidID, bool) {
 }
 
 // BidRecord is what the server keeps of each bid it made, until its win
-// notice or its time to live.
+// notice or its time to live: what the win's accounting needs, and no more.
 type BidRecord struct {
 	ID         BidID
 	CampaignID string
 	CreativeID string
-	UID        string
-	TimeMs     int64 // the request time
+	User       UserKey // zero unless the campaign is frequency-capped and the request named a user
+	TimeS      int64   // the request time, Unix seconds: it fixes the budget day and the frequency window
 	Price      Micros
 	Test       bool
 	PeriodS    int64 // the campaign's frequency period at bid time; 0: no cap
@@ -94,20 +116,35 @@ const (
 	Duplicate                        // an earlier notice already claimed the bid
 )
 
-// Errors of the win path.
+// Errors of the state stores.
 var (
 	ErrUnknownBid    = errors.New("unknown or expired bid")
 	ErrPriceAboveBid = errors.New("price above the bid's own price")
+	// ErrCapacity: a bounded store is full of records or counters the
+	// books still need, so it takes no more; the bid is not made (no-bid
+	// reason capacity). Nothing held is ever dropped to make room.
+	ErrCapacity = errors.New("state store full of entries the books still need")
 )
 
-// BidStore keeps bid records for their time to live, in bounded memory.
+// BidStore keeps bid records for their time to live.
 type BidStore interface {
-	// Save keeps a record until now+ttl.
-	Save(ctx context.Context, rec BidRecord, now time.Time) error
+	// Save keeps a record until at least now+ttl and returns the id it
+	// chose for the bid (rec.ID is ignored). A bounded store that is full
+	// of unexpired records fails with ErrCapacity.
+	Save(ctx context.Context, rec BidRecord, now time.Time) (BidID, error)
 	// Claim finds the bid and marks it won exactly once. It fails with
 	// ErrUnknownBid for an unknown or expired bid and with ErrPriceAboveBid
 	// when price exceeds the bid's price, in both cases changing nothing.
 	Claim(ctx context.Context, id BidID, price Micros, now time.Time) (BidRecord, ClaimResult, error)
 	// Len returns the number of records held.
 	Len() int
+}
+
+// Upkeep describes how a bounded in-memory store keeps its bound: what left
+// at the end of its time to live, what was refused for want of room, and
+// the longest time a sweep held one shard's lock.
+type Upkeep struct {
+	Expired  int64
+	Refused  int64
+	MaxPause time.Duration
 }

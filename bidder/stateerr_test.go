@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,8 +17,8 @@ var errDown = errors.New("store down")
 func (downLedger) Usage(context.Context, []UsageQuery) error { return errDown }
 
 func TestDecideWhenTheLedgerIsDown(t *testing.T) {
-	e := NewEngine(Config{Clock: fixedClock, NewBidID: sequentialIDs()},
-		downLedger{NewMemoryLedger(MemoryLedgerConfig{Clock: fixedClock})}, NewMemoryBidStore(time.Minute, 100))
+	e := NewEngine(Config{Clock: fixedClock},
+		downLedger{NewMemoryLedger(MemoryLedgerConfig{Clock: fixedClock})}, NewMemoryBidStore(MemoryBidStoreConfig{}))
 	budgeted := func(c *Campaign) { c.DailyBudget = usd(100) }
 	tests := []struct {
 		name      string

@@ -20,12 +20,13 @@ const (
 func (fc *fileCampaign) validate() (*Campaign, []string) {
 	var v problems
 	c := &Campaign{
-		ID:         fc.ID,
-		Advertiser: fc.Advertiser,
-		ADomain:    fc.ADomain,
-		Cat:        fc.Cat,
-		startMs:    minInt64,
-		endMs:      maxInt64,
+		ID:          fc.ID,
+		Advertiser:  fc.Advertiser,
+		ADomain:     fc.ADomain,
+		Cat:         fc.Cat,
+		DailyBudget: NoDailyLimit,
+		startMs:     minInt64,
+		endMs:       maxInt64,
 	}
 	switch {
 	case fc.ID == "":
@@ -80,7 +81,7 @@ func (fc *fileCampaign) validate() (*Campaign, []string) {
 	}
 	if fc.FreqCap != nil {
 		c.FreqCap.Impressions = v.integer("freq_cap.impressions", fc.FreqCap.Impressions, 1, 1<<40)
-		c.FreqCap.PeriodS = v.integer("freq_cap.period_s", fc.FreqCap.PeriodS, 1, 1<<40)
+		c.FreqCap.PeriodS = v.integer("freq_cap.period_s", fc.FreqCap.PeriodS, 1, MaxFreqPeriodS)
 	}
 	t := &fc.Targeting
 	c.Targeting = Targeting{

@@ -28,10 +28,10 @@ func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, e
 	if res != Claimed || rec.Test {
 		return out, nil
 	}
-	w := Win{CampaignID: rec.CampaignID, Day: DayOf(rec.TimeMs), Price: price}
-	if rec.PeriodS > 0 && rec.UID != "" {
-		w.UID, w.PeriodS = rec.UID, rec.PeriodS
-		w.Window = FreqCap{Impressions: 1, PeriodS: rec.PeriodS}.Window(rec.TimeMs)
+	w := Win{CampaignID: rec.CampaignID, Day: DayOfSec(rec.TimeS), Price: price}
+	if rec.PeriodS > 0 && !rec.User.IsZero() {
+		w.User, w.PeriodS = rec.User, rec.PeriodS
+		w.Window = FreqCap{Impressions: 1, PeriodS: rec.PeriodS}.WindowAt(rec.TimeS)
 	}
 	if err := e.ledger.RecordWin(ctx, w); err != nil {
 		return out, fmt.Errorf("record win: %w", err)
@@ -44,11 +44,13 @@ func (e *Engine) Stats(ctx context.Context, campaignID string, day Day) (DayStat
 	return e.ledger.Stats(ctx, campaignID, day)
 }
 
-// sweeper is implemented by state stores that evict on a schedule.
+// sweeper is implemented by state stores that drop expired entries on a
+// schedule.
 type sweeper interface{ Sweep(time.Time) int }
 
-// Sweep evicts expired state from stores that support it and returns how
-// many entries went.
+// Sweep drops expired state from stores that support it and returns how
+// many entries went. Pass the engine's clock (Now), so that a clock started
+// at a given instant ages the state it wrote.
 func (e *Engine) Sweep(now time.Time) int {
 	n := 0
 	for _, s := range []any{e.ledger, e.bids} {

@@ -24,6 +24,8 @@ type Config struct {
 	JavaRun      string // java-baseline/run.sh
 	Heap         string // fixed heap of both runtimes, e.g. "1g"
 	MaxBids      int    // -max-bids of both servers, so that their bid stores fit the heap
+	BidTTL       string // -bid-ttl of both servers: the records a run makes within it must fit MaxBids
+	ClockStart   string // -clock-start of both servers, so that testdata's flights and hours hold
 
 	ServerCPU int // the CPU the servers are pinned to (the caller pins this process, the load driver)
 	Log       func(format string, args ...any)
@@ -36,7 +38,7 @@ func DefaultConfig() Config {
 		ParityN: 2000, RateFactor: 0.8,
 		Campaigns: "testdata/campaigns.json", PostData: "testdata/post.data", Corpus: "testdata/requests.txt",
 		OutDir: "out/compare-java", JavaRun: "java-baseline/run.sh", Heap: "1g", MaxBids: 1_000_000,
-		ServerCPU: 0,
+		BidTTL: "20s", ClockStart: "2026-11-04T08:00:00Z", ServerCPU: 0,
 	}
 }
 

@@ -63,6 +63,8 @@ func settings(c *Config) map[string]string {
 		"heap":           c.Heap + " (Java -Xms=-Xmx; Go GOMEMLIMIT " + goMemLimit(c.Heap) + ")",
 		"cpu_count":      "1 each (GOMAXPROCS=1; -XX:ActiveProcessorCount=1)",
 		"max_bids":       fmt.Sprint(c.MaxBids) + " bid records at most, both servers",
+		"bid_ttl":        c.BidTTL + " (both servers: a run's records within it fit max_bids, so neither refuses bids for capacity)",
+		"clock_start":    c.ClockStart + " (both servers' clocks start there, inside testdata's week)",
 		"campaigns":      c.Campaigns,
 		"load_driver":    "loadgen's engine (package loadtest), in this process",
 		"latency_source": "HDR histograms, 1 µs–1 h, 3 significant digits",

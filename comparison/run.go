@@ -193,21 +193,24 @@ func readLines(path string) ([][]byte, error) {
 func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report) ([]*server, error) {
 	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	goEnv := []string{"GOMAXPROCS=1", "GOMEMLIMIT=" + goMemLimit(cfg.Heap)}
-	maxBids := fmt.Sprint(cfg.MaxBids)
+	// The same contract settings for every server.
+	common := []string{"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090",
+		"-max-bids", fmt.Sprint(cfg.MaxBids), "-bid-ttl", cfg.BidTTL, "-clock-start", cfg.ClockStart}
+	dspd := func(bin, addr, admin string) []string {
+		return append(append([]string{abs(bin), "-addr", addr, "-admin", admin}, common...), "-log-level", "warn")
+	}
 	type spec struct {
 		name, label, addr string
 		argv, env         []string
 	}
 	specs := []spec{
-		{"go", "Go (dspd)", "127.0.0.1:19301", []string{abs(cfg.DspdBin), "-addr", "127.0.0.1:19301", "-admin", "127.0.0.1:19401",
-			"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-max-bids", maxBids, "-log-level", "warn"}, goEnv},
-		{"java", "Java (Tomcat)", "127.0.0.1:19303", []string{abs(cfg.JavaRun), "-addr", "127.0.0.1:19303",
-			"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-max-bids", maxBids},
+		{"go", "Go (dspd)", "127.0.0.1:19301", dspd(cfg.DspdBin, "127.0.0.1:19301", "127.0.0.1:19401"), goEnv},
+		{"java", "Java (Tomcat)", "127.0.0.1:19303", append([]string{abs(cfg.JavaRun), "-addr", "127.0.0.1:19303"}, common...),
 			[]string{"JAVA_HEAP=" + cfg.Heap, "JAVA_OPTS=-XX:ActiveProcessorCount=1"}},
 	}
 	if cfg.DspdNoPGOBin != "" {
-		specs = append(specs, spec{"go-nopgo", "Go (dspd, no PGO)", "127.0.0.1:19302", []string{abs(cfg.DspdNoPGOBin), "-addr", "127.0.0.1:19302",
-			"-admin", "127.0.0.1:19402", "-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090", "-max-bids", maxBids, "-log-level", "warn"}, goEnv})
+		specs = append(specs, spec{"go-nopgo", "Go (dspd, no PGO)", "127.0.0.1:19302",
+			dspd(cfg.DspdNoPGOBin, "127.0.0.1:19302", "127.0.0.1:19402"), goEnv})
 	}
 	var servers []*server
 	for _, sp := range specs {

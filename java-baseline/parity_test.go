@@ -36,6 +36,7 @@ import (
 
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/clock"
 )
 
 // Both servers get the same seat and public URL, so their bids have the same
@@ -228,24 +229,56 @@ type pair struct {
 	goSrv, java *server
 }
 
-func startPair(t *testing.T, campaigns string) *pair {
+// timeMode is how both servers of a pair tell the time.
+type timeMode struct {
+	trustTS    bool      // -trust-request-ts: a request's ts is its request time
+	clockStart time.Time // -clock-start, when not zero
+}
+
+// The two modes of the contract's version 2 that tests use: replaying
+// recorded requests on their own ts, and the server clock pinned to the
+// week testdata's requests are stamped with (2026-11-04 08:00 UTC), so that
+// no test depends on the hour it runs at.
+var (
+	replayMode = timeMode{trustTS: true}
+	clockMode  = timeMode{clockStart: time.Date(2026, 11, 4, 8, 0, 0, 0, time.UTC)}
+)
+
+// flags returns the command-line flags of the mode.
+func (m timeMode) flags() []string {
+	var f []string
+	if m.trustTS {
+		f = append(f, "-trust-request-ts")
+	}
+	if !m.clockStart.IsZero() {
+		f = append(f, "-clock-start", m.clockStart.Format(time.RFC3339))
+	}
+	return f
+}
+
+func startPair(t *testing.T, campaigns string, mode timeMode) *pair {
 	t.Helper()
 	requireJava(t)
-	return &pair{goSrv: startGo(t, campaigns), java: startJava(t, campaigns)}
+	return &pair{goSrv: startGo(t, campaigns, mode), java: startJava(t, campaigns, mode)}
 }
 
 // startGo serves the Go server's public handler in process, on the
-// defaults of cmd/dspd: in-memory state, the real clock, random bid ids.
-func startGo(t *testing.T, campaigns string) *server {
+// defaults of cmd/dspd (in-memory state, random bid ids) and the time mode.
+func startGo(t *testing.T, campaigns string, mode timeMode) *server {
 	t.Helper()
-	engine := bidder.NewEngine(bidder.Config{},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}),
-		bidder.NewMemoryBidStore(0, 0))
+	now := time.Now
+	if !mode.clockStart.IsZero() {
+		now = clock.StartingAt(mode.clockStart)
+	}
+	engine := bidder.NewEngine(bidder.Config{Clock: now},
+		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: now}),
+		bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{}))
 	srv, err := api.NewServer(api.Config{
-		Seat:          seat,
-		PublicURL:     publicURL,
-		CampaignsPath: campaigns,
-		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Seat:           seat,
+		PublicURL:      publicURL,
+		CampaignsPath:  campaigns,
+		TrustRequestTS: mode.trustTS,
+		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, engine)
 	require.NoError(t, err)
 	_, err = srv.Reload(context.Background())
@@ -284,10 +317,11 @@ func freePort(t *testing.T) int {
 
 // startJava runs java-baseline/run.sh on a free loopback port and waits
 // until it answers. At cleanup it sends SIGTERM and requires exit status 0.
-func startJava(t *testing.T, campaigns string) *server {
+func startJava(t *testing.T, campaigns string, mode timeMode) *server {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	cmd := exec.Command("./run.sh", "-addr", addr, "-campaigns", campaigns, "-seat", seat, "-public-url", publicURL)
+	args := append([]string{"-addr", addr, "-campaigns", campaigns, "-seat", seat, "-public-url", publicURL}, mode.flags()...)
+	cmd := exec.Command("./run.sh", args...)
 	// A small fixed heap and the client compiler: a short test needs no more.
 	cmd.Env = append(os.Environ(), "JAVA_HEAP=256m", "JAVA_OPTS=-XX:TieredStopAtLevel=1 "+os.Getenv("JAVA_OPTS"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -375,86 +409,104 @@ func tmaxOf(body string) int {
 
 // TestParityReplay replays testdata/requests.txt against both servers and
 // requires the same answer to every request, and checks the Java answer to
-// post.data against the golden file.
+// post.data against the golden file. It runs in both time modes: replaying
+// each line on its own ts (-trust-request-ts), and on the pinned server
+// clock (-clock-start) with every line's ts moved wildly off (years away,
+// or 0), which must change nothing, and the two must still agree.
 func TestParityReplay(t *testing.T) {
-	p := startPair(t, testdataCampaigns)
-
-	t.Run("golden post.data", func(t *testing.T) {
-		post := readFile(t, "../testdata/post.data")
-		for range 20 { // also a warm-up: the replay's decisions must not run into tmax on a cold JVM
-			p.java.post(t, post)
-		}
-		j := p.java.post(t, post)
-		require.Equal(t, http.StatusOK, j.status, "%s", j.body)
-		assert.Equal(t, "application/json", j.contentType)
-		b := parseBid(t, "java", j)
-		got := bytes.ReplaceAll(j.body, []byte(b.BidID), []byte("00000000000000000000000000000001"))
-		assert.Equal(t, readFile(t, "../testdata/golden/post.data.json"), string(got))
-	})
-
-	t.Run("requests.txt", func(t *testing.T) {
-		lines := readLines(t, "../testdata/requests.txt")
-		require.GreaterOrEqual(t, len(lines), 10_000)
-		// Replayed without win notices, a request's answer depends on the
-		// request alone (every line has its ts), so the lines can be sent
-		// in any order, a few at a time, and any line can be asked again.
-		type result struct {
-			g, j answer
-			err  error
-		}
-		results := make([]result, len(lines))
-		var wg sync.WaitGroup
-		const workers = 4
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := w; i < len(lines); i += workers {
-					r := &results[i]
-					body := []byte(lines[i])
-					if r.g, r.err = p.goSrv.fetch(http.MethodPost, "/dsp/recbid", formType, body); r.err != nil {
-						continue
-					}
-					r.j, r.err = p.java.fetch(http.MethodPost, "/dsp/recbid", formType, body)
+	lines := readLines(t, "../testdata/requests.txt")
+	require.GreaterOrEqual(t, len(lines), 10_000)
+	ts := regexp.MustCompile(`(^|&)ts=[0-9]*`)
+	offTS := make([]string, len(lines))
+	for i, l := range lines {
+		off := []string{"ts=0", "ts=253402300799999", "ts=946684800000", "ts=1893456000000"}[i%4]
+		offTS[i] = ts.ReplaceAllString(l, "${1}"+off)
+	}
+	for _, m := range []struct {
+		name  string
+		mode  timeMode
+		lines []string
+	}{{"trust-request-ts", replayMode, lines}, {"clock-start, ts off", clockMode, offTS}} {
+		t.Run(m.name, func(t *testing.T) {
+			p := startPair(t, testdataCampaigns, m.mode)
+			t.Run("golden post.data", func(t *testing.T) {
+				post := readFile(t, "../testdata/post.data")
+				for range 20 { // also a warm-up: the replay's decisions must not run into tmax on a cold JVM
+					p.java.post(t, post)
 				}
-			}()
-		}
-		wg.Wait()
-		outcomes := map[string]int{}
-		var lengths [2]int
-		failures := 0
-		for i, body := range lines {
-			r := results[i]
-			require.NoError(t, r.err, "line %d", i+1)
-			g, j, diff := r.g, r.j, mismatch(t, r.g, r.j)
-			if diff != "" && isPause(g, j, tmaxOf(body)) {
-				g, j, diff = compare(t, p, func(s *server) answer { return s.post(t, body) }, tmaxOf(body))
-			}
-			if diff != "" {
-				t.Errorf("line %d: %s\n  body: %s", i+1, diff, body)
-				if failures++; failures == 20 {
-					t.Fatal("stopping after 20 differences")
+				j := p.java.post(t, post)
+				require.Equal(t, http.StatusOK, j.status, "%s", j.body)
+				assert.Equal(t, "application/json", j.contentType)
+				b := parseBid(t, "java", j)
+				got := bytes.ReplaceAll(j.body, []byte(b.BidID), []byte("00000000000000000000000000000001"))
+				assert.Equal(t, readFile(t, "../testdata/golden/post.data.json"), string(got))
+			})
+			t.Run("requests.txt", func(t *testing.T) { replayBoth(t, p, m.lines) })
+		})
+	}
+}
+
+// replayBoth sends every line to both servers and requires the same answers.
+func replayBoth(t *testing.T, p *pair, lines []string) {
+	// Replayed without win notices, a request's answer depends on the
+	// request alone (and the pinned day and hour), so the lines can be sent
+	// in any order, a few at a time, and any line can be asked again.
+	type result struct {
+		g, j answer
+		err  error
+	}
+	results := make([]result, len(lines))
+	var wg sync.WaitGroup
+	const workers = 4
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(lines); i += workers {
+				r := &results[i]
+				body := []byte(lines[i])
+				if r.g, r.err = p.goSrv.fetch(http.MethodPost, "/dsp/recbid", formType, body); r.err != nil {
+					continue
 				}
-				continue
+				r.j, r.err = p.java.fetch(http.MethodPost, "/dsp/recbid", formType, body)
 			}
-			switch g.status {
-			case http.StatusOK:
-				outcomes["bid"]++
-				lengths[0] += len(g.body)
-				lengths[1] += len(j.body)
-			case http.StatusNoContent:
-				outcomes[g.nobid]++
-			default:
-				outcomes[http.StatusText(g.status)]++
+		}()
+	}
+	wg.Wait()
+	outcomes := map[string]int{}
+	var lengths [2]int
+	failures := 0
+	for i, body := range lines {
+		r := results[i]
+		require.NoError(t, r.err, "line %d", i+1)
+		g, j, diff := r.g, r.j, mismatch(t, r.g, r.j)
+		if diff != "" && isPause(g, j, tmaxOf(body)) {
+			g, j, diff = compare(t, p, func(s *server) answer { return s.post(t, body) }, tmaxOf(body))
+		}
+		if diff != "" {
+			t.Errorf("line %d: %s\n  body: %s", i+1, diff, body)
+			if failures++; failures == 20 {
+				t.Fatal("stopping after 20 differences")
 			}
+			continue
 		}
-		t.Logf("%d requests, the same answer from both: %v; bid bytes go %d, java %d", len(lines), outcomes, lengths[0], lengths[1])
-		// The corpus must exercise the decision, not only agree.
-		assert.Greater(t, outcomes["bid"], len(lines)/5, "bids")
-		for _, reason := range []string{"currency", "no_match", "below_floor", "freq_cap", "budget", "timeout"} {
-			assert.Positive(t, outcomes[reason], reason)
+		switch g.status {
+		case http.StatusOK:
+			outcomes["bid"]++
+			lengths[0] += len(g.body)
+			lengths[1] += len(j.body)
+		case http.StatusNoContent:
+			outcomes[g.nobid]++
+		default:
+			outcomes[http.StatusText(g.status)]++
 		}
-	})
+	}
+	t.Logf("%d requests, the same answer from both: %v; bid bytes go %d, java %d", len(lines), outcomes, lengths[0], lengths[1])
+	// The corpus must exercise the decision, not only agree.
+	assert.Greater(t, outcomes["bid"], len(lines)/5, "bids")
+	for _, reason := range []string{"currency", "no_match", "below_floor", "freq_cap", "budget", "timeout"} {
+		assert.Positive(t, outcomes[reason], reason)
+	}
 }
 
 // isPause reports whether two answers differ only as a pause of this shared
@@ -483,7 +535,7 @@ func compare(t *testing.T, p *pair, send func(*server) answer, tmax int) (g, j a
 // public listener's 404s) to both servers: the same status, headers and
 // error body, byte for byte.
 func TestParityErrors(t *testing.T) {
-	p := startPair(t, testdataCampaigns)
+	p := startPair(t, testdataCampaigns, clockMode)
 	long := func(n int) string { return strings.Repeat("x", n) }
 	post := readFile(t, "../testdata/post.data")
 	atLimit := validBody + "&pad="
@@ -611,6 +663,7 @@ func sequenceCampaigns(t *testing.T) string {
 	file := `{"campaigns":[` + strings.Join([]string{
 		campaign("capped", `"freq_cap":{"impressions":2,"period_s":3600},`, 300, 250),
 		campaign("small", `"daily_budget":0.005,`, 728, 90),
+		campaign("zero", `"daily_budget":0,`, 468, 60),
 		escaping,
 	}, ",") + `]}`
 	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
@@ -633,7 +686,7 @@ type step struct {
 // campaign stops when the next bid would pass its daily budget, and win
 // notices are answered alike, rule by rule, as in api/win_test.go.
 func TestParityWinSequences(t *testing.T) {
-	p := startPair(t, sequenceCampaigns(t))
+	p := startPair(t, sequenceCampaigns(t), replayMode)
 	user := func(u string) string { return validBody + "&uid=" + u }
 	small := "id=req-1&imp_id=1&w=728&h=90&ts=1793779200000"
 	steps := []step{
@@ -664,6 +717,7 @@ func TestParityWinSequences(t *testing.T) {
 		{name: "price macro not filled", win: "bidid={bid:w}&price=${AUCTION_PRICE}", want: 400},
 		{name: "price negative", win: "bidid={bid:w}&price=-1", want: 400},
 		{name: "price 7 decimals", win: "bidid={bid:w}&price=0.1234567", want: 400},
+		{name: "price zero", win: "bidid={bid:w}&price=0", want: 400},
 		{name: "unknown bid", win: "bidid=00000000000000000000000000000bad&price=1", want: 404},
 		{name: "malformed bid id", win: "bidid=xyz&price=1", want: 404},
 		{name: "price above the bid", win: "bidid={bid:w}&price=2.000001", want: 400},
@@ -679,6 +733,38 @@ func TestParityWinSequences(t *testing.T) {
 		// the response escaping of api/golden_test.go
 		{name: "escaping", body: "id=r%22q%5C1&imp_id=imp%3C1%3E&w=160&h=600&secure=1&ts=1793779200000", want: 200},
 	}
+	playSteps(t, p, steps)
+}
+
+// TestParityServerClock plays the version 2 rules on the pinned server
+// clock: a ts of another day or window moves nothing, and a zero budget
+// never bids.
+func TestParityServerClock(t *testing.T) {
+	p := startPair(t, sequenceCampaigns(t), clockMode)
+	user := func(u string) string { return "id=req-1&imp_id=1&w=300&h=250&uid=" + u }
+	small := "id=req-1&imp_id=1&w=728&h=90"
+	playSteps(t, p, []step{
+		{name: "f1", body: user("user-1"), want: 200},
+		{name: "f1 win", win: "bidid={bid:f1}&price=1", want: 204},
+		{name: "f2", body: user("user-1") + "&ts=0", want: 200},
+		{name: "f2 win", win: "bidid={bid:f2}&price=1", want: 204},
+		{name: "capped", body: user("user-1"), want: 204, reason: "freq_cap"},
+		{name: "capped whatever the ts", body: user("user-1") + "&ts=1793783000000", want: 204, reason: "freq_cap"},
+		{name: "b1", body: small + "&ts=1700000000000", want: 200},
+		{name: "b1 win", win: "bidid={bid:b1}&price=2", want: 204},
+		{name: "b2", body: small, want: 200},
+		{name: "b2 win", win: "bidid={bid:b2}&price=2", want: 204},
+		{name: "over budget", body: small, want: 204, reason: "budget"},
+		{name: "over budget whatever the ts", body: small + "&ts=1793865600000", want: 204, reason: "budget"},
+		{name: "ts still validated", body: small + "&ts=x", want: 400},
+		{name: "a zero budget never bids", body: "id=req-1&imp_id=1&w=468&h=60", want: 204, reason: "budget"},
+	})
+}
+
+// playSteps sends each step to both servers in turn and requires the same
+// answer, and the one the step wants.
+func playSteps(t *testing.T, p *pair, steps []step) {
+	t.Helper()
 	bidIDs := map[string]map[string]string{"go": {}, "java": {}} // server → step → bid id
 	for _, st := range steps {
 		answers := map[string]answer{}

@@ -2,6 +2,8 @@ package redis
 
 import (
 	"context"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -33,28 +35,36 @@ if f[3] then dup = 1 else redis.call('HSET', KEYS[1], 'w', '1') end
 return {2, dup, f[4], f[5], f[6], f[7], f[1], f[8], f[9]}
 `)
 
-// Save implements bidder.BidStore.
-func (s *Store) Save(ctx context.Context, rec bidder.BidRecord, now time.Time) error {
+// Save implements bidder.BidStore: the record under a random id, created
+// only if the id is new (another is drawn if not), expiring at now+ttl.
+func (s *Store) Save(ctx context.Context, rec bidder.BidRecord, now time.Time) (bidder.BidID, error) {
 	expires := now.Add(s.cfg.BidTTL).UnixMilli()
 	test := "0"
 	if rec.Test {
 		test = "1"
 	}
-	var created int64
-	err := s.call(ctx, func(ctx context.Context) error {
-		var err error
-		created, err = saveScript.Run(ctx, s.client, []string{s.bidKey(rec.ID)},
-			rec.CampaignID, rec.CreativeID, rec.UID, rec.TimeMs, int64(rec.Price), test, rec.PeriodS, expires).Int64()
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("redis: %w", err)
+	user := ""
+	if !rec.User.IsZero() {
+		user = rec.User.String()
 	}
-	if created == 0 {
-		return bidder.ErrDuplicateBidID
+	for range 4 { // a repeat of 128 random bits is all but impossible
+		id := bidder.RandomBidID()
+		var created int64
+		err := s.call(ctx, func(ctx context.Context) error {
+			var err error
+			created, err = saveScript.Run(ctx, s.client, []string{s.bidKey(id)},
+				rec.CampaignID, rec.CreativeID, user, rec.TimeS, int64(rec.Price), test, rec.PeriodS, expires).Int64()
+			return err
+		})
+		if err != nil {
+			return bidder.BidID{}, fmt.Errorf("redis: %w", err)
+		}
+		if created == 1 {
+			s.saved.add(now)
+			return id, nil
+		}
 	}
-	s.saved.add(now)
-	return nil
+	return bidder.BidID{}, errors.New("redis: no new bid id in 4 draws")
 }
 
 // Claim implements bidder.BidStore.
@@ -79,8 +89,14 @@ func (s *Store) Claim(ctx context.Context, id bidder.BidID, price bidder.Micros,
 	}
 	str := func(v any) string { x, _ := v.(string); return x }
 	num := func(v any) int64 { n, _ := strconv.ParseInt(str(v), 10, 64); return n }
-	rec := bidder.BidRecord{ID: id, CampaignID: str(out[2]), CreativeID: str(out[3]), UID: str(out[4]),
-		TimeMs: num(out[5]), Price: bidder.Micros(num(out[6])), Test: str(out[7]) == "1", PeriodS: num(out[8])}
+	var user bidder.UserKey
+	if u := str(out[4]); u != "" {
+		if n, err := hex.Decode(user[:], []byte(u)); err != nil || n != len(user) {
+			return bidder.BidRecord{}, 0, fmt.Errorf("claim bid: bad user %q", u)
+		}
+	}
+	rec := bidder.BidRecord{ID: id, CampaignID: str(out[2]), CreativeID: str(out[3]), User: user,
+		TimeS: num(out[5]), Price: bidder.Micros(num(out[6])), Test: str(out[7]) == "1", PeriodS: num(out[8])}
 	res := bidder.Claimed
 	if dup, _ := out[1].(int64); dup == 1 {
 		res = bidder.Duplicate

@@ -9,6 +9,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/clock"
 )
 
 // Usage implements bidder.Ledger: the counters of all the queries in one
@@ -28,15 +29,15 @@ func (s *Store) Usage(ctx context.Context, qs []bidder.UsageQuery) error {
 		if fresh {
 			q.Spent = cached
 		}
-		if !fresh || q.UID != "" {
+		if !fresh || !q.User.IsZero() {
 			if pipe == nil {
 				pipe = s.client.Pipeline()
 			}
 			if !fresh {
 				spend = pipe.HGet(context.Background(), s.dayKey(q.CampaignID, q.Day), "s")
 			}
-			if q.UID != "" {
-				win = pipe.Get(context.Background(), s.freqKey(q.UID, q.CampaignID, q.PeriodS, q.Window))
+			if !q.User.IsZero() {
+				win = pipe.Get(context.Background(), s.freqKey(q.User, q.CampaignID, q.PeriodS, q.Window))
 			}
 		}
 		spends = append(spends, spend)
@@ -77,6 +78,12 @@ func readInt(c *goredis.StringCmd) (int64, error) {
 	return strconv.ParseInt(v, 10, 64)
 }
 
+// Reserve implements bidder.Ledger. Redis holds what it is given: its
+// memory is bounded by its own maxmemory, and with the noeviction policy a
+// full Redis refuses writes (state_unavailable) instead of dropping counters
+// (see Open). A counter is created by the win that writes it.
+func (s *Store) Reserve(context.Context, bidder.Room) error { return nil }
+
 // RecordBid implements bidder.Ledger. Bid counts only feed /admin/stats, so
 // they are added up here and written every FlushEvery; a crash loses at most
 // that much of them.
@@ -94,10 +101,10 @@ func (s *Store) RecordWin(ctx context.Context, w bidder.Win) error {
 		pipe.HIncrBy(ctx, day, "w", 1)
 		pipe.HIncrBy(ctx, day, "s", int64(w.Price))
 		pipe.Expire(ctx, day, s.cfg.DayTTL)
-		if w.UID != "" && w.PeriodS > 0 {
-			k := s.freqKey(w.UID, w.CampaignID, w.PeriodS, w.Window)
+		if !w.User.IsZero() && w.PeriodS > 0 {
+			k := s.freqKey(w.User, w.CampaignID, w.PeriodS, w.Window)
 			pipe.Incr(ctx, k)
-			pipe.Expire(ctx, k, time.Duration(w.PeriodS)*time.Second)
+			pipe.Expire(ctx, k, clock.Seconds(w.PeriodS))
 		}
 		_, err := pipe.Exec(ctx)
 		return err

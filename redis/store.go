@@ -32,8 +32,13 @@ type Store struct {
 	bids  bidCounts
 	saved savedWindow
 
-	stop chan struct{}
-	done sync.WaitGroup
+	hashKey bidder.HashKey
+	policy  string // Redis's maxmemory-policy, "" when it would not say
+
+	stop      chan struct{}
+	done      sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
 }
 
 var (
@@ -59,20 +64,54 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		client.Close()
 		return nil, fmt.Errorf("redis %s: %w", cfg.URL, err)
 	}
+	if s.hashKey, err = s.loadHashKey(pctx); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("redis %s: %w", cfg.URL, err)
+	}
+	if v, err := client.ConfigGet(pctx, "maxmemory-policy").Result(); err == nil {
+		s.policy = v["maxmemory-policy"]
+	}
 	s.done.Add(1)
 	go s.flushLoop()
 	return s, nil
 }
 
 // Close writes the pending bid counts and closes the connections.
+// A second Close does nothing.
 func (s *Store) Close() error {
-	close(s.stop)
-	s.done.Wait()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	ferr := s.Flush(ctx)
-	return errors.Join(ferr, s.client.Close())
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		s.done.Wait()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		ferr := s.Flush(ctx)
+		s.closeErr = errors.Join(ferr, s.client.Close())
+	})
+	return s.closeErr
 }
+
+// loadHashKey returns the user hash key the store keeps, storing a new one
+// if it holds none: the first replica to start draws it, and every replica
+// after it, and every restart, reads the same.
+func (s *Store) loadHashKey(ctx context.Context) (bidder.HashKey, error) {
+	if err := s.client.SetNX(ctx, s.hashKeyKey(), bidder.NewHashKey().String(), 0).Err(); err != nil {
+		return bidder.HashKey{}, fmt.Errorf("user hash key: %w", err)
+	}
+	v, err := s.client.Get(ctx, s.hashKeyKey()).Result()
+	if err != nil {
+		return bidder.HashKey{}, fmt.Errorf("user hash key: %w", err)
+	}
+	return bidder.ParseHashKey(v)
+}
+
+// HashKey returns the user hash key this store keeps for every replica.
+func (s *Store) HashKey() bidder.HashKey { return s.hashKey }
+
+// EvictionPolicy returns Redis's maxmemory-policy, or "" when Redis would
+// not say (CONFIG disabled). Only noeviction keeps the books: under any
+// other policy a full Redis drops keys, budget and frequency counters and
+// bid records among them.
+func (s *Store) EvictionPolicy() string { return s.policy }
 
 // Failures returns how many Redis operations failed so far.
 func (s *Store) Failures() int64 { return s.failures.Load() }
@@ -107,6 +146,8 @@ func (s *Store) dayKey(campaign string, day bidder.Day) string {
 	return s.cfg.Prefix + ":day:{" + campaign + "}:" + strconv.Itoa(int(day))
 }
 
-func (s *Store) freqKey(uid, campaign string, period, window int64) string {
-	return s.cfg.Prefix + ":freq:{" + uid + "}:" + campaign + ":" + strconv.FormatInt(period, 10) + ":" + strconv.FormatInt(window, 10)
+func (s *Store) freqKey(user bidder.UserKey, campaign string, period, window int64) string {
+	return s.cfg.Prefix + ":freq:{" + user.String() + "}:" + campaign + ":" + strconv.FormatInt(period, 10) + ":" + strconv.FormatInt(window, 10)
 }
+
+func (s *Store) hashKeyKey() string { return s.cfg.Prefix + ":hashkey" }

@@ -31,7 +31,7 @@ func TestBidStoreConformance(t *testing.T) {
 
 func testCampaign(id string, mods ...func(*bidder.Campaign)) *bidder.Campaign {
 	c := &bidder.Campaign{ID: id, Advertiser: "A", ADomain: []string{"a.example"}, Cat: []string{"IAB1"}, Active: true,
-		BidCPM: 2_000_000, Creatives: []bidder.Creative{{ID: id + "-cr", W: 300, H: 250, ImageURL: "https://a/i", ClickURL: "https://a/"}}}
+		BidCPM: 2_000_000, DailyBudget: bidder.NoDailyLimit, Creatives: []bidder.Creative{{ID: id + "-cr", W: 300, H: 250, ImageURL: "https://a/i", ClickURL: "https://a/"}}}
 	for _, m := range mods {
 		m(c)
 	}
@@ -42,10 +42,11 @@ func testRequest(uid string) bidder.Request {
 	return bidder.Request{ID: "r", ImpID: "1", W: 300, H: 250, UID: uid, TimeMs: time.Now().UnixMilli(), TMax: time.Second}
 }
 
-// replica is one dspd's engine on the shared store.
+// replica is one dspd's engine on the shared store, wired as dspd wires
+// it: the user hash key comes from the store.
 func replica(t *testing.T, r *redisServer, prefix string) *bidder.Engine {
 	s := r.open(t, Config{Prefix: prefix, OpTimeout: time.Second, SpendStaleness: -1})
-	return bidder.NewEngine(bidder.Config{}, s, s)
+	return bidder.NewEngine(bidder.Config{HashKey: s.HashKey()}, s, s)
 }
 
 // TestWinsAcrossReplicas: bids made on one replica, whose win notices (three
@@ -180,5 +181,43 @@ func TestRedisDownAndBack(t *testing.T) {
 		}
 		require.True(t, time.Now().Before(deadline), "bidding did not resume after Redis came back")
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestHashKeyIsShared: every replica on one store, and every restart, reads
+// the same user hash key (the first to start stores it), so a user's
+// frequency counters are the same for all of them.
+func TestHashKeyIsShared(t *testing.T) {
+	r := startRedis(t)
+	a := r.open(t, Config{Prefix: "hk", OpTimeout: time.Second})
+	b := r.open(t, Config{Prefix: "hk", OpTimeout: time.Second})
+	assert.NotEqual(t, bidder.HashKey{}, a.HashKey())
+	assert.Equal(t, a.HashKey(), b.HashKey())
+	require.NoError(t, a.Close())
+	again := r.open(t, Config{Prefix: "hk", OpTimeout: time.Second})
+	assert.Equal(t, a.HashKey(), again.HashKey(), "after a restart")
+	other := r.open(t, Config{Prefix: "other", OpTimeout: time.Second})
+	assert.NotEqual(t, a.HashKey(), other.HashKey(), "another store, another key")
+	assert.Equal(t, "noeviction", a.EvictionPolicy(), "redis-server's default keeps the books")
+}
+
+// TestLongestPeriodKeepsItsCounter: a frequency counter written with the
+// longest period a campaign may have (365 days), or one past what a
+// time.Duration of seconds can hold, lives on in Redis: its expiry
+// saturates instead of wrapping negative (which would delete it).
+func TestLongestPeriodKeepsItsCounter(t *testing.T) {
+	r := startRedis(t)
+	ctx := context.Background()
+	s := r.open(t, Config{Prefix: "period", OpTimeout: time.Second})
+	user := s.HashKey().User("u1")
+	for _, period := range []int64{bidder.MaxFreqPeriodS, 1 << 40} {
+		w := bidder.Win{CampaignID: "c1", Day: 20761, Price: 1, User: user, PeriodS: period, Window: 0}
+		require.NoError(t, s.RecordWin(ctx, w))
+		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: 20761, User: user, PeriodS: period, Window: 0}}
+		require.NoError(t, s.Usage(ctx, qs))
+		assert.Equal(t, int64(1), qs[0].Wins, "period %d: the counter is alive", period)
+		ttl, err := s.client.TTL(ctx, s.freqKey(user, "c1", period, 0)).Result()
+		require.NoError(t, err)
+		assert.Greater(t, ttl, time.Duration(min(period, 1<<31))*time.Second/2, "period %d: expires far ahead (%v)", period, ttl)
 	}
 }

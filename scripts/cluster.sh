@@ -44,7 +44,7 @@ for _ in $(seq 50); do redis-cli -p $redis_port ping >/dev/null 2>&1 && break; s
 for i in "${!replicas[@]}"; do
   port=${replicas[$i]} admin=$((16701 + i))
   nohup bin/dspd -addr 127.0.0.1:$port -admin 127.0.0.1:$admin -state redis://127.0.0.1:$redis_port/0 \
-    -public-url http://127.0.0.1:$front -campaigns testdata/campaigns.json >"$dir/dspd-$port.log" 2>&1 &
+    -public-url http://127.0.0.1:$front -campaigns testdata/campaigns.json "${testdata_clock[@]}" >"$dir/dspd-$port.log" 2>&1 &
   echo $! >"$dir/dspd-$port.pid"
   wait_http http://127.0.0.1:$admin/readyz
 done

@@ -1,6 +1,11 @@
 # Shared by the measurement scripts: tool installation, readiness, medians.
 # Source it; it expects to run from the repository root.
 
+# testdata_clock: dspd's flags that start its clock inside the week
+# testdata's requests are stamped with, so that their flights and hours
+# hold whenever a measurement runs (the request time is the server clock).
+testdata_clock=(-clock-start 2026-11-04T08:00:00Z)
+
 # need_pkg CMD PACKAGE: make sure CMD exists, installing PACKAGE from Debian
 # when running as root.
 need_pkg() {

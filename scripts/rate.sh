@@ -14,7 +14,7 @@ go build -o bin/bareserver ./cmd/bareserver
 tmp=$(mktemp -d)
 trap 'stop_all; rm -rf "$tmp"' EXIT
 
-background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19591 -admin 127.0.0.1:16591 -log-level warn
+background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19591 -admin 127.0.0.1:16591 -log-level warn "${testdata_clock[@]}"
 wait_http http://127.0.0.1:16591/readyz
 # the bare server answers with the very bytes dspd gives post.data
 curl -fsS -o "$tmp/response.json" -H 'Content-Type: application/x-www-form-urlencoded' \

@@ -20,7 +20,7 @@ go build -o bin/loadgen ./cmd/loadgen
 trap stop_all EXIT
 
 echo "== 1. c10k: $conns keep-alive connections, $requests requests =="
-background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19594 -admin 127.0.0.1:16594 -log-level warn
+background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19594 -admin 127.0.0.1:16594 -log-level warn "${testdata_clock[@]}"
 wait_http http://127.0.0.1:16594/readyz
 taskset -c $load_cpu bin/loadgen -k -c "$conns" -n "$requests" -s 60 -p testdata/post.data \
   -T application/x-www-form-urlencoded -o out/soak/c10k.json http://127.0.0.1:19594/dsp/recbid | tee out/soak/c10k.txt

@@ -30,6 +30,9 @@ func flush(t *testing.T, l bidder.Ledger) {
 	}
 }
 
+// user returns the key of a user id under a fixed hash key.
+func user(uid string) bidder.UserKey { return bidder.HashKey{1}.User(uid) }
+
 // Ledger runs the ledger conformance tables; newLedger must return an empty
 // ledger each time, isolated from the others (a fresh key prefix, say).
 func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
@@ -38,7 +41,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 
 	t.Run("empty", func(t *testing.T) {
 		l := newLedger(t)
-		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 60, Window: 1, Spent: 9, Wins: 9}}
+		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 60, Window: 1, Spent: 9, Wins: 9}}
 		require.NoError(t, l.Usage(ctx, qs))
 		assert.Equal(t, bidder.Micros(0), qs[0].Spent, "outputs are reset")
 		assert.Equal(t, int64(0), qs[0].Wins)
@@ -50,30 +53,32 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 	t.Run("wins, spend and frequency", func(t *testing.T) {
 		l := newLedger(t)
 		wins := []bidder.Win{
-			{CampaignID: "c1", Day: day, Price: 2_500_000, UID: "u1", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, Price: 1_000_000, UID: "u1", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, Price: 500_000, UID: "u2", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, Price: 1, UID: "u1", PeriodS: 3600, Window: 8},
+			{CampaignID: "c1", Day: day, Price: 2_500_000, User: user("u1"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 1_000_000, User: user("u1"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 500_000, User: user("u2"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 1, User: user("u1"), PeriodS: 3600, Window: 8},
 			{CampaignID: "c1", Day: day + 1, Price: 7},
-			{CampaignID: "c2", Day: day, Price: 11, UID: "u1", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, Price: 3},            // no user: no frequency counter
-			{CampaignID: "c1", Day: day, Price: 5, UID: "u3"}, // no period: no frequency counter
+			{CampaignID: "c2", Day: day, Price: 11, User: user("u1"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, Price: 3},                   // no user: no frequency counter
+			{CampaignID: "c1", Day: day, Price: 5, User: user("u3")}, // no period: no frequency counter
 		}
 		for _, w := range wins {
+			require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: w.CampaignID, Day: w.Day, User: w.User,
+				PeriodS: w.PeriodS, Window: w.Window, Until: time.Now().Add(time.Hour)}))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
 		require.NoError(t, l.RecordBid(ctx, "c1", day))
 		require.NoError(t, l.RecordBid(ctx, "c1", day))
 		flush(t, l)
 		qs := []bidder.UsageQuery{
-			{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, UID: "u2", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: 8},
-			{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 60, Window: 7},
+			{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, User: user("u2"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 8},
+			{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 60, Window: 7},
 			{CampaignID: "c1", Day: day + 1},
-			{CampaignID: "c2", Day: day, UID: "u1", PeriodS: 3600, Window: 7},
-			{CampaignID: "c3", Day: day, UID: "u1", PeriodS: 3600, Window: 7},
-			{CampaignID: "c1", Day: day, UID: "u3", PeriodS: 3600, Window: 7},
+			{CampaignID: "c2", Day: day, User: user("u1"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c3", Day: day, User: user("u1"), PeriodS: 3600, Window: 7},
+			{CampaignID: "c1", Day: day, User: user("u3"), PeriodS: 3600, Window: 7},
 		}
 		require.NoError(t, l.Usage(ctx, qs))
 		got := make([][2]int64, len(qs))
@@ -100,7 +105,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				defer wg.Done()
 				for i := range each {
 					assert.NoError(t, l.RecordWin(ctx, bidder.Win{CampaignID: "c1", Day: day, Price: bidder.Micros(w*1000 + i),
-						UID: "u1", PeriodS: 3600, Window: 1}))
+						User: user("u1"), PeriodS: 3600, Window: 1}))
 					assert.NoError(t, l.RecordBid(ctx, "c1", day))
 				}
 			}()
@@ -116,27 +121,32 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 		st, _, err := l.Stats(ctx, "c1", day)
 		require.NoError(t, err)
 		assert.Equal(t, bidder.DayStats{Bids: workers * each, Wins: workers * each, Spend: want}, st)
-		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, UID: "u1", PeriodS: 3600, Window: 1}}
+		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 1}}
 		require.NoError(t, l.Usage(ctx, qs))
 		assert.Equal(t, int64(workers*each), qs[0].Wins)
 	})
 }
 
 // BidStore runs the bid-store conformance tables; newStore must return an
-// empty store keeping records ttl, isolated from the others.
+// empty store keeping records ttl, isolated from the others. A store keeps
+// a record at least ttl and less than a second more.
 func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidder.BidStore) {
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Millisecond)
-	rec := bidder.BidRecord{ID: bidder.BidID{1, 2, 3}, CampaignID: "c-0001", CreativeID: "cr-0001-a",
-		UID: "user:42/ü", TimeMs: 1793779200123, Price: 2_500_000, PeriodS: 86400}
+	rec := bidder.BidRecord{CampaignID: "c-0001", CreativeID: "cr-0001-a",
+		User: user("user:42/ü"), TimeS: 1793779200, Price: 2_500_000, PeriodS: 86400}
 
 	t.Run("claim rules", func(t *testing.T) {
 		s := newStore(t, time.Minute)
-		require.NoError(t, s.Save(ctx, rec, now))
-		require.ErrorIs(t, s.Save(ctx, rec, now), bidder.ErrDuplicateBidID)
+		id, err := s.Save(ctx, rec, now)
+		require.NoError(t, err)
+		rec := rec
+		rec.ID = id
 		test := rec
-		test.ID, test.Test, test.UID, test.PeriodS = bidder.BidID{9}, true, "", 0
-		require.NoError(t, s.Save(ctx, test, now))
+		test.Test, test.User, test.PeriodS = true, bidder.UserKey{}, 0
+		test.ID, err = s.Save(ctx, test, now)
+		require.NoError(t, err)
+		require.NotEqual(t, rec.ID, test.ID, "every bid has its own id")
 
 		steps := []struct {
 			name  string
@@ -149,7 +159,7 @@ func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidde
 		}{
 			{"unknown", bidder.BidID{7}, 1, now, 0, bidder.ErrUnknownBid, bidder.BidRecord{}},
 			{"price above the bid", rec.ID, rec.Price + 1, now, 0, bidder.ErrPriceAboveBid, bidder.BidRecord{}},
-			{"expired", rec.ID, 1, now.Add(time.Minute), 0, bidder.ErrUnknownBid, bidder.BidRecord{}},
+			{"expired", rec.ID, 1, now.Add(time.Minute + time.Second), 0, bidder.ErrUnknownBid, bidder.BidRecord{}},
 			{"first claim at the bid price", rec.ID, rec.Price, now.Add(time.Minute - time.Millisecond), bidder.Claimed, nil, rec},
 			{"price checked before the duplicate", rec.ID, rec.Price + 1, now, 0, bidder.ErrPriceAboveBid, bidder.BidRecord{}},
 			{"duplicate", rec.ID, 0, now, bidder.Duplicate, nil, rec},
@@ -169,20 +179,20 @@ func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidde
 
 	t.Run("saved already expired", func(t *testing.T) {
 		s := newStore(t, time.Minute)
-		r := rec
-		r.ID = bidder.BidID{4}
-		require.NoError(t, s.Save(ctx, r, now.Add(-2*time.Minute)))
-		_, _, err := s.Claim(ctx, r.ID, 1, now)
+		id, err := s.Save(ctx, rec, now.Add(-2*time.Minute))
+		require.NoError(t, err)
+		_, _, err = s.Claim(ctx, id, 1, now)
 		assert.ErrorIs(t, err, bidder.ErrUnknownBid)
 	})
 
 	t.Run("exactly one claim under concurrency", func(t *testing.T) {
 		s := newStore(t, time.Minute)
 		const bids, claimers = 20, 8
-		for i := range bids {
-			r := rec
-			r.ID = bidder.BidID{5, byte(i)}
-			require.NoError(t, s.Save(ctx, r, now))
+		var ids []bidder.BidID
+		for range bids {
+			id, err := s.Save(ctx, rec, now)
+			require.NoError(t, err)
+			ids = append(ids, id)
 		}
 		var mu sync.Mutex
 		claimed := map[bidder.BidID]int{}
@@ -191,8 +201,7 @@ func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidde
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for i := range bids {
-					id := bidder.BidID{5, byte(i)}
+				for _, id := range ids {
 					_, res, err := s.Claim(ctx, id, 1, now)
 					if !assert.NoError(t, err) {
 						return

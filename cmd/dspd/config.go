@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,22 +13,25 @@ import (
 )
 
 // config is everything dspd can be told on its command line, with defaults
-// that make `dspd` alone serve testdata's campaigns on :9090.
+// that make `dspd` alone serve testdata's campaigns on 127.0.0.1:9090.
 type config struct {
-	addr, admin  string
-	campaigns    string
-	seat         string
-	publicURL    string
-	safetyMargin time.Duration
-	bidTTL       time.Duration
-	maxBids      int
-	maxFreq      int
-	state        string
-	drainTimeout time.Duration
-	sweepEvery   time.Duration
-	logFormat    string
-	logLevel     string
-	timeouts     timeouts
+	addr, admin    string
+	campaigns      string
+	seat           string
+	publicURL      string
+	trustRequestTS bool
+	clockStart     time.Time // zero: the wall clock
+	safetyMargin   time.Duration
+	bidTTL         time.Duration
+	maxBids        int
+	maxFreq        int
+	maxDays        int
+	state          string
+	drainTimeout   time.Duration
+	sweepEvery     time.Duration
+	logFormat      string
+	logLevel       string
+	timeouts       timeouts
 }
 
 // timeouts of the HTTP listeners; see docs/operations.md.
@@ -38,7 +42,7 @@ type timeouts struct {
 
 func defaultConfig() config {
 	return config{
-		addr:         ":9090",
+		addr:         "127.0.0.1:9090",
 		admin:        "127.0.0.1:6060",
 		campaigns:    "testdata/campaigns.json",
 		seat:         api.DefaultSeat,
@@ -46,6 +50,7 @@ func defaultConfig() config {
 		bidTTL:       bidder.DefaultBidTTL,
 		maxBids:      bidder.DefaultMaxBids,
 		maxFreq:      bidder.DefaultMaxFreqCounters,
+		maxDays:      bidder.DefaultMaxDayCounters,
 		state:        "memory",
 		drainTimeout: 15 * time.Second,
 		sweepEvery:   time.Minute,
@@ -66,15 +71,25 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dspd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = usage(fs, stderr)
-	fs.StringVar(&c.addr, "addr", c.addr, "public listen address (bidding endpoints)")
+	fs.StringVar(&c.addr, "addr", c.addr, "public listen address (bidding endpoints); any address other than loopback needs -public-url")
 	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); keep it private")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
 	fs.StringVar(&c.seat, "seat", c.seat, "seat id written in bids")
-	fs.StringVar(&c.publicURL, "public-url", "", "base URL of win notices in nurl (default http:// + the public address, localhost when its host is empty)")
+	fs.StringVar(&c.publicURL, "public-url", "", "base URL of win notices in nurl, as exchanges reach this server (default http:// + -addr; required when -addr is not loopback)")
+	fs.BoolVar(&c.trustRequestTS, "trust-request-ts", false, "take a bid request's ts as its request time (replays and tests only: a client then chooses the budget day and frequency window)")
+	fs.Func("clock-start", "start the server clock at this RFC 3339 instant and run it at real speed from there (tests and replays, never production)", func(v string) error {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return errors.New("want an RFC 3339 time such as 2026-11-04T08:00:00Z")
+		}
+		c.clockStart = t
+		return nil
+	})
 	fs.DurationVar(&c.safetyMargin, "safety-margin", c.safetyMargin, "time kept back from tmax: a decision later than tmax minus this is a no bid (timeout) (0: the default)")
-	fs.DurationVar(&c.bidTTL, "bid-ttl", c.bidTTL, "how long bid records wait for their win notice (0: the default)")
-	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, "most bid records held (about 250 bytes each); the oldest are evicted first (0: the default)")
-	fs.IntVar(&c.maxFreq, "max-freq-counters", c.maxFreq, "most frequency counters held (about 80 bytes each); the least recently written are evicted first (0: the default)")
+	fs.DurationVar(&c.bidTTL, "bid-ttl", c.bidTTL, "how long bid records wait for their win notice, at most 24h (0: the default)")
+	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, fmt.Sprintf("most bid records held (%d bytes each, taken as they are made); when full of live records, bids are refused (reason capacity) (0: the default)", bidder.BidRecordBytes))
+	fs.IntVar(&c.maxFreq, "max-freq-counters", c.maxFreq, "most frequency counters held (about 70 bytes each); when full of live counters, bids on capped campaigns are refused (reason capacity) (0: the default)")
+	fs.IntVar(&c.maxDays, "max-day-counters", c.maxDays, "most (campaign, day) budget counters held; when full of live counters, bids are refused (reason capacity) (0: the default)")
 	fs.StringVar(&c.state, "state", c.state, "where budgets, frequency counters and bid records live: memory (this process), or redis://HOST:PORT/DB (shared by replicas; redis-cluster://HOST:PORT for Redis Cluster)")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", c.drainTimeout, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "log format: text or json")
@@ -92,22 +107,42 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fs.Usage()
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if c.publicURL == "" {
-		c.publicURL = defaultPublicURL(c.addr)
+	if err := c.check(); err != nil {
+		fmt.Fprintln(stderr, "dspd:", err)
+		return c, err
 	}
 	return c, nil
 }
 
-// defaultPublicURL is http:// + the listen address, with localhost standing
-// in for an empty or unspecified host (":9090", "0.0.0.0:9090"), which no
-// exchange could call back.
-func defaultPublicURL(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
+// check completes the configuration and refuses what would bend the books.
+func (c *config) check() error {
+	if c.publicURL == "" {
+		if !isLoopback(c.addr) {
+			return fmt.Errorf("-addr %s is not a loopback address, so -public-url is required: "+
+				"pass the URL exchanges reach this server at (e.g. -public-url https://bid.example.com)", c.addr)
+		}
+		c.publicURL = "http://" + c.addr
+	}
+	if c.bidTTL > bidder.MaxBidTTL {
+		return fmt.Errorf("-bid-ttl %v: at most %v", c.bidTTL, bidder.MaxBidTTL)
+	}
+	if c.maxBids > bidder.MaxMemoryBids {
+		return fmt.Errorf("-max-bids %d: at most %d", c.maxBids, bidder.MaxMemoryBids)
+	}
+	return nil
+}
+
+// isLoopback reports whether a listen address is on loopback only: a host
+// in 127.0.0.0/8, ::1 or localhost. An empty or unspecified host listens on
+// every interface.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "http://" + addr
+		return false
 	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "localhost"
+	if host == "localhost" {
+		return true
 	}
-	return "http://" + net.JoinHostPort(host, port)
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/redis"
 )
 
@@ -27,33 +28,60 @@ type hooks struct {
 	wrap func(http.Handler) http.Handler
 }
 
-// openState returns the ledger and bid store -state names.
-func openState(ctx context.Context, cfg config) (bidder.Ledger, bidder.BidStore, func(), error) {
+// state is where the books live, as -state names it.
+type state struct {
+	ledger  bidder.Ledger
+	bids    bidder.BidStore
+	hashKey bidder.HashKey // the user hash key the state keeps (zero: a new one for this process)
+	close   func()
+}
+
+// openState opens the ledger and bid store -state names, on the server clock.
+func openState(ctx context.Context, cfg config, now func() time.Time, log *slog.Logger) (state, error) {
 	if cfg.state == "" || cfg.state == "memory" {
-		return bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq}),
-			bidder.NewMemoryBidStore(cfg.bidTTL, cfg.maxBids), func() {}, nil
+		return state{
+			ledger: bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq,
+				MaxDayCounters: cfg.maxDays, Clock: now}),
+			bids:  bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: cfg.bidTTL, MaxBids: cfg.maxBids}),
+			close: func() {},
+		}, nil
 	}
 	s, err := redis.Open(ctx, redis.Config{URL: cfg.state, BidTTL: cfg.bidTTL})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("state: %w", err)
+		return state{}, fmt.Errorf("state: %w", err)
 	}
-	return s, s, func() { _ = s.Close() }, nil
+	if p := s.EvictionPolicy(); p != "noeviction" {
+		log.Warn("Redis may evict the books when full: set maxmemory-policy noeviction, so that a full Redis refuses writes instead",
+			"maxmemory_policy", p)
+	}
+	return state{ledger: s, bids: s, hashKey: s.HashKey(), close: func() { _ = s.Close() }}, nil
+}
+
+// serverClock is the wall clock, or one started at -clock-start.
+func serverClock(cfg config) func() time.Time {
+	if cfg.clockStart.IsZero() {
+		return clock.Wall
+	}
+	return clock.StartingAt(cfg.clockStart)
 }
 
 // run loads the campaigns, serves until ctx is done, then drains and
 // returns nil. A campaigns file with any error stops it before it listens.
 func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal, h hooks) error {
-	ledger, bids, closeState, err := openState(ctx, cfg)
+	now := serverClock(cfg)
+	st, err := openState(ctx, cfg, now, log)
 	if err != nil {
 		return err
 	}
-	defer closeState()
-	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin}, ledger, bids)
+	defer st.close()
+	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin, Clock: now, BidTTL: cfg.bidTTL,
+		HashKey: st.hashKey}, st.ledger, st.bids)
 	srv, err := api.NewServer(api.Config{
-		Seat:          cfg.seat,
-		PublicURL:     cfg.publicURL,
-		CampaignsPath: cfg.campaigns,
-		Logger:        log,
+		Seat:           cfg.seat,
+		PublicURL:      cfg.publicURL,
+		CampaignsPath:  cfg.campaigns,
+		TrustRequestTS: cfg.trustRequestTS,
+		Logger:         log,
 	}, engine)
 	if err != nil {
 		return err
@@ -81,7 +109,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	admin := newHTTPServer(srv.AdminHandler(), adminTimeouts, log)
 
 	log.Info("dspd listening", "public", publicLn.Addr().String(), "admin", adminLn.Addr().String(),
-		"public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns)
+		"public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns, "state", cfg.state,
+		"trust_request_ts", cfg.trustRequestTS, "clock", engine.Now().UTC().Format(time.RFC3339))
 	if h.draining != nil {
 		public.RegisterOnShutdown(h.draining)
 	}
@@ -105,8 +134,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 			return err
 		case <-hup:
 			_, _ = srv.Reload(context.Background()) // logged inside; the old set keeps serving
-		case now := <-sweep.C:
-			if n := engine.Sweep(now); n > 0 {
+		case <-sweep.C:
+			if n := engine.Sweep(engine.Now()); n > 0 {
 				log.Debug("expired state evicted", "entries", n)
 			}
 		}

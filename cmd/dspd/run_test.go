@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,8 +45,14 @@ func testConfig(t *testing.T) config {
 	cfg.addr, cfg.admin = "127.0.0.1:0", "127.0.0.1:0"
 	cfg.campaigns = copyFile(t, "../../testdata/campaigns.json")
 	cfg.publicURL = "http://127.0.0.1:9090"
+	// -clock-start: testdata's flights and hours hold whenever the test runs.
+	cfg.clockStart = testClockStart
 	return cfg
 }
+
+// testClockStart is the server clock's start in these tests: 2026-11-04
+// 08:00 UTC, inside the week testdata's requests are stamped with.
+var testClockStart = time.Date(2026, 11, 4, 8, 0, 0, 0, time.UTC)
 
 func copyFile(t *testing.T, src string) string {
 	t.Helper()
@@ -103,6 +110,12 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 	assert.Contains(t, string(body), `"nurl":"http://127.0.0.1:9090/dsp/win?bidid=`)
+	resp, err = http.Get(admin + "/admin/stats?campaign=c-0790")
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.JSONEq(t, `{"campaign":"c-0790","day":"2026-11-04","bids":1,"wins":0,"spend_micros":0}`, string(body),
+		"the bid is on the day of -clock-start, the stats' default day")
 
 	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/metrics": 200, "/debug/pprof/": 200} {
 		resp, err := http.Get(admin + path)
@@ -155,34 +168,67 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	assert.Error(t, err, "the listener is closed")
 }
 
-func TestDefaultPublicURL(t *testing.T) {
-	tests := map[string]string{
-		":9090":            "http://localhost:9090",
-		"0.0.0.0:9090":     "http://localhost:9090",
-		"[::]:80":          "http://localhost:80",
-		"127.0.0.1:9090":   "http://127.0.0.1:9090",
-		"bid.example:8080": "http://bid.example:8080",
-		"[::1]:9090":       "http://[::1]:9090",
+// TestPublicURLRule: on loopback the public URL defaults to the listen
+// address; anywhere else dspd refuses to start without -public-url, with one
+// line saying why and what to pass.
+func TestPublicURLRule(t *testing.T) {
+	tests := []struct {
+		addr, want string // want "": refused
+	}{
+		{"127.0.0.1:9090", "http://127.0.0.1:9090"},
+		{"127.1.2.3:80", "http://127.1.2.3:80"},
+		{"[::1]:9090", "http://[::1]:9090"},
+		{"localhost:9090", "http://localhost:9090"},
+		{":9090", ""},
+		{"0.0.0.0:9090", ""},
+		{"[::]:80", ""},
+		{"192.0.2.7:9090", ""},
+		{"bid.example:8080", ""},
 	}
-	for addr, want := range tests {
-		assert.Equal(t, want, defaultPublicURL(addr), addr)
+	for _, tt := range tests {
+		var stderr strings.Builder
+		cfg, err := parseFlags([]string{"-addr", tt.addr}, &stderr)
+		if tt.want != "" {
+			require.NoError(t, err, tt.addr)
+			assert.Equal(t, tt.want, cfg.publicURL, tt.addr)
+			continue
+		}
+		require.Error(t, err, tt.addr)
+		assert.Equal(t, "dspd: -addr "+tt.addr+" is not a loopback address, so -public-url is required: "+
+			"pass the URL exchanges reach this server at (e.g. -public-url https://bid.example.com)\n", stderr.String())
+		cfg, err = parseFlags([]string{"-addr", tt.addr, "-public-url", "https://bid.example.com"}, io.Discard)
+		require.NoError(t, err, tt.addr)
+		assert.Equal(t, "https://bid.example.com", cfg.publicURL)
 	}
 }
 
 func TestParseFlags(t *testing.T) {
 	cfg, err := parseFlags(nil, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, ":9090", cfg.addr)
+	assert.Equal(t, "127.0.0.1:9090", cfg.addr, "a bare dspd listens on loopback")
 	assert.Equal(t, "127.0.0.1:6060", cfg.admin)
 	assert.Equal(t, "testdata/campaigns.json", cfg.campaigns)
 	assert.Equal(t, "dsp", cfg.seat)
-	assert.Equal(t, "http://localhost:9090", cfg.publicURL)
+	assert.Equal(t, "http://127.0.0.1:9090", cfg.publicURL)
+	assert.False(t, cfg.trustRequestTS)
+	assert.True(t, cfg.clockStart.IsZero())
 
-	cfg, err = parseFlags([]string{"-addr", "127.0.0.1:8000", "-seat", "s1", "-public-url", "https://bid.example/"}, io.Discard)
+	cfg, err = parseFlags([]string{"-addr", "127.0.0.1:8000", "-seat", "s1", "-public-url", "https://bid.example/",
+		"-trust-request-ts", "-clock-start", "2026-11-04T08:00:00Z"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "https://bid.example/", cfg.publicURL, "the trailing slash is dropped by the server")
 	assert.Equal(t, "s1", cfg.seat)
+	assert.True(t, cfg.trustRequestTS)
+	assert.Equal(t, time.Date(2026, 11, 4, 8, 0, 0, 0, time.UTC), cfg.clockStart.UTC())
 
+	for _, bad := range [][]string{
+		{"-clock-start", "yesterday"},
+		{"-bid-ttl", "25h"},
+		{"-max-bids", "5000000000"},
+	} {
+		_, err = parseFlags(bad, io.Discard)
+		assert.Error(t, err, "%v", bad)
+	}
 	_, err = parseFlags([]string{"-nope"}, io.Discard)
 	assert.Error(t, err)
 	_, err = parseFlags([]string{"extra"}, io.Discard)

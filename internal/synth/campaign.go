@@ -19,7 +19,8 @@ type Campaign struct {
 	Status string `json:"status"`
 	// BidCPM is the bid in USD per 1,000 impressions, > 0.
 	BidCPM json.Number `json:"bid_cpm"`
-	// DailyBudget is the USD spend limit per UTC day; empty or "0" means none.
+	// DailyBudget is the USD spend limit per UTC day; empty means none, and
+	// "0" a campaign that never bids.
 	DailyBudget json.Number `json:"daily_budget,omitempty"`
 	// Start is the inclusive start of the flight, RFC 3339, or empty.
 	Start string `json:"start,omitempty"`

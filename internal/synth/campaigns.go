@@ -204,14 +204,15 @@ func bidMicros(g *rng) int64 {
 // possible bid_cpm (0.20 USD): such a campaign always drops at the budget stage.
 var tinyBudgets = []int64{100, 50, 1}
 
-// dailyBudget returns no budget (absent or "0") for ~20 % of campaigns, a
-// tiny one for ~5 %, and 50–5000 USD for the rest.
+// dailyBudget returns no budget (absent: no daily limit) for ~20 % of
+// campaigns, a tiny one for ~5 %, and 50–5000 USD for the rest. (Version 1
+// of the contract read "0" as no limit too, and this wrote it for 8 % of
+// them; now 0 stops a campaign, so the weights keep the draws the same and
+// the file's other campaigns unchanged.)
 func dailyBudget(g *rng) json.Number {
 	switch g.weighted([]int{12, 8, 5, 75}) {
-	case 0:
+	case 0, 1:
 		return ""
-	case 1:
-		return "0"
 	case 2:
 		return money(pick(g, tinyBudgets))
 	}

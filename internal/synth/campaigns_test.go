@@ -138,7 +138,8 @@ func TestCampaignMix(t *testing.T) {
 		lo, hi float64
 	}{
 		{"active", func(c Campaign) bool { return c.Status == "active" }, 0.85, 0.95},
-		{"no daily limit", func(c Campaign) bool { return c.DailyBudget == "" || c.DailyBudget == "0" }, 0.15, 0.25},
+		{"no daily limit", func(c Campaign) bool { return c.DailyBudget == "" }, 0.15, 0.25},
+		{"a zero budget, which never bids", func(c Campaign) bool { return c.DailyBudget == "0" }, 0, 0},
 		{"tiny budget", func(c Campaign) bool {
 			b, _ := testMicros(string(c.DailyBudget))
 			bid, _ := testMicros(string(c.BidCPM))

@@ -399,8 +399,11 @@ func decide(body string, cs []Campaign) (decision, error) {
 		return decision{reason: "freq_cap"}, nil
 	}
 	if stage("budget", func(x cand) bool {
+		if x.c.DailyBudget == "" {
+			return true // no daily limit
+		}
 		b, _ := testMicros(string(x.c.DailyBudget))
-		return b == 0 || bid(x.c) <= b*1000
+		return bid(x.c) <= b*1000 // a zero budget never bids
 	}) {
 		return decision{reason: "budget"}, nil
 	}

@@ -22,7 +22,7 @@ final class BidRequest {
     String region;
     String city;
     String uid;
-    long timeMs; // the request time: ts, or the server clock when ts is absent
+    long timeMs; // the request time: the server clock at arrival (ts, when given, under -trust-request-ts)
     int tmaxMs; // 0: the default
     boolean test;
     boolean secure;

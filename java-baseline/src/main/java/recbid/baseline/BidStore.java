@@ -8,15 +8,14 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Keeps every bid for its time to live (default 10 minutes), at most
- * maxBids records: when full, the oldest are evicted first. Records are
- * queued in insertion order, which is expiry order, so trimming only ever
- * looks at the head of the queue. A record costs about 184 bytes of heap
- * (map node, id, entry, record, queue node; measured), so the default cap of
- * 4,000,000 needs about 0.75 GB.
+ * maxBids records, and never drops a record before its time to live: a save
+ * that finds maxBids unexpired records is refused (the bid becomes a no bid,
+ * reason capacity). Records are queued in insertion order, which is expiry
+ * order, so trimming only ever looks at the head of the queue. For the heap
+ * a record costs, see {@link StateCaps}.
  */
 final class BidStore {
     static final long DEFAULT_TTL_NANOS = 10L * 60 * 1_000_000_000;
-    static final int DEFAULT_MAX_BIDS = 4_000_000;
 
     /** 128 random bits, written as 32 lowercase hex digits. */
     record BidId(long hi, long lo) {
@@ -47,6 +46,9 @@ final class BidStore {
     /** A held bid; replaced whole (won = true) by its first valid win notice. */
     private record Entry(BidRecord rec, long expiresNanos, boolean won) {}
 
+    /** The outcome of a save. */
+    enum Saved { SAVED, ID_TAKEN, FULL }
+
     /** The outcome of a win notice for a bid. */
     enum ClaimStatus { UNKNOWN, PRICE_ABOVE_BID, CLAIMED, DUPLICATE }
 
@@ -59,24 +61,60 @@ final class BidStore {
     private final int maxBids;
     private final ConcurrentHashMap<BidId, Entry> bids = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<BidId> order = new ConcurrentLinkedQueue<>(); // insertion order
-    private final AtomicInteger size = new AtomicInteger();
+    private final AtomicInteger size = new AtomicInteger(); // records held, and slots claimed by saves in progress
     private final ReentrantLock trimming = new ReentrantLock();
 
     BidStore(long ttlNanos, int maxBids) {
+        if (maxBids <= 0) {
+            throw new IllegalArgumentException("maxBids must be positive");
+        }
         this.ttlNanos = ttlNanos > 0 ? ttlNanos : DEFAULT_TTL_NANOS;
-        this.maxBids = maxBids > 0 ? maxBids : DEFAULT_MAX_BIDS;
+        this.maxBids = maxBids;
     }
 
-    /** Keeps a record until now+ttl; false when the id is already held (the caller draws another). */
-    boolean save(BidId id, BidRecord rec, long nowNanos) {
-        if (bids.putIfAbsent(id, new Entry(rec, nowNanos + ttlNanos, false)) != null) {
-            return false;
-        }
-        order.add(id);
-        if (size.incrementAndGet() > maxBids || expiredAtHead(nowNanos)) {
+    /** The time to live in whole seconds, rounded up. */
+    long ttlSeconds() {
+        return (ttlNanos + 999_999_999L) / 1_000_000_000L;
+    }
+
+    /**
+     * Keeps a record until now+ttl: SAVED; ID_TAKEN when the id is already
+     * held (the caller draws another); FULL when maxBids unexpired records
+     * are held, after the expired ones at the head were dropped. Nothing is
+     * kept unless SAVED.
+     */
+    Saved save(BidId id, BidRecord rec, long nowNanos) {
+        if (expiredAtHead(nowNanos)) {
             trim(nowNanos);
         }
-        return true;
+        if (!claimSlot(nowNanos)) {
+            return Saved.FULL;
+        }
+        if (bids.putIfAbsent(id, new Entry(rec, nowNanos + ttlNanos, false)) != null) {
+            size.decrementAndGet();
+            return Saved.ID_TAKEN;
+        }
+        order.add(id);
+        return Saved.SAVED;
+    }
+
+    /** Claims room for one record; when there is none, drops the expired records and tries once more. */
+    private boolean claimSlot(long nowNanos) {
+        if (size.incrementAndGet() <= maxBids) {
+            return true;
+        }
+        size.decrementAndGet();
+        trimming.lock(); // wait for a trim in progress: it may be making the room
+        try {
+            dropExpired(nowNanos);
+        } finally {
+            trimming.unlock();
+        }
+        if (size.incrementAndGet() <= maxBids) {
+            return true;
+        }
+        size.decrementAndGet();
+        return false;
     }
 
     private boolean expiredAtHead(long nowNanos) {
@@ -86,28 +124,33 @@ final class BidStore {
     }
 
     /**
-     * Drops the expired records and, while the store is over its bound, the
-     * oldest ones. One thread trims at a time (the only one that takes from
-     * the queue); others skip, and the next save trims what is left.
+     * Drops the expired records (the once-a-minute sweep, and saves that
+     * find an expired head). One thread trims at a time (the only one that
+     * takes from the queue); others skip, and the next save trims what is
+     * left.
      */
     void trim(long nowNanos) {
         if (!trimming.tryLock()) {
             return;
         }
         try {
-            BidId head;
-            while ((head = order.peek()) != null) {
-                Entry e = bids.get(head);
-                boolean isExpired = e == null || e.expiresNanos() - nowNanos <= 0;
-                if (!isExpired && size.get() <= maxBids) {
-                    break;
-                }
-                order.poll();
-                bids.remove(head);
-                size.decrementAndGet();
-            }
+            dropExpired(nowNanos);
         } finally {
             trimming.unlock();
+        }
+    }
+
+    /** Drops the expired records at the head of the queue; the caller holds the trimming lock. */
+    private void dropExpired(long nowNanos) {
+        BidId head;
+        while ((head = order.peek()) != null) {
+            Entry e = bids.get(head);
+            if (e != null && e.expiresNanos() - nowNanos > 0) {
+                break; // the oldest record is live, and so is every later one
+            }
+            order.poll();
+            bids.remove(head);
+            size.decrementAndGet();
         }
     }
 

@@ -15,7 +15,7 @@ record Campaign(
         List<String> cat, // as written in the file, echoed in bids
         boolean active,
         long bidCpm, // micros
-        long dailyBudget, // micros; 0: no daily limit
+        long dailyBudget, // micros; NO_DAILY_LIMIT when absent; 0: never bids
         long startMs,
         long endMs,
         long freqImpressions, // 0: no frequency cap
@@ -23,6 +23,12 @@ record Campaign(
         Targeting targeting,
         List<Creative> creatives,
         BigDecimal price) {
+
+    /** dailyBudget of a campaign without one (the file's daily_budget absent or null). */
+    static final long NO_DAILY_LIMIT = -1;
+
+    /** The longest frequency period, 365 days. */
+    static final long MAX_FREQ_PERIOD_S = 31_536_000;
 
     /** Whether a frequency cap applies. */
     boolean freqCapped() {

@@ -409,7 +409,7 @@ final class CampaignsFile {
             }
             bidCpm = Math.max(m, 0);
         }
-        long dailyBudget = 0;
+        long dailyBudget = Campaign.NO_DAILY_LIMIT; // absent or null; 0 is a budget that never bids
         if (fc.dailyBudget != null) {
             dailyBudget = Math.max(v.decimal("daily_budget", fc.dailyBudget), 0);
         }
@@ -434,7 +434,7 @@ final class CampaignsFile {
         long periodS = 0;
         if (fc.freqCap != null) {
             impressions = v.integer("freq_cap.impressions", fc.freqCap.impressions, 1, 1L << 40);
-            periodS = v.integer("freq_cap.period_s", fc.freqCap.periodS, 1, 1L << 40);
+            periodS = v.integer("freq_cap.period_s", fc.freqCap.periodS, 1, Campaign.MAX_FREQ_PERIOD_S);
         }
         FileTargeting t = fc.targeting == null ? new FileTargeting() : fc.targeting;
         Campaign.Targeting targeting = new Campaign.Targeting(

@@ -9,13 +9,15 @@ import java.util.Arrays;
  * section 5, the same stages in the same order as the Go server's
  * bidder/engine.go: currency, match (block by block in priority order),
  * floor, frequency, budget; the deadline checked after matching and again
- * before the bid is kept.
+ * before the bid is kept. The winner's bid is made only when the state has
+ * room for it: the counters its win will write and its record (else no
+ * bid, reason capacity), so that a win notice never needs new room.
  */
 final class Engine {
     /** Why a request got no bid, as the X-Nobid-Reason header spells it; in the order of the stages. */
     enum NoBidReason {
         NONE(""), CURRENCY("currency"), NO_MATCH("no_match"), BELOW_FLOOR("below_floor"), FREQ_CAP("freq_cap"),
-        BUDGET("budget"), TIMEOUT("timeout");
+        BUDGET("budget"), TIMEOUT("timeout"), CAPACITY("capacity");
 
         final String header;
 
@@ -133,7 +135,9 @@ final class Engine {
                     continue;
                 }
             }
-            if (c.dailyBudget() > 0 && ledger.spent(c.id(), day) + c.bidCpm() > c.dailyBudget() * 1000) {
+            // A budget of 0 never bids: bid_cpm > 0.
+            if (c.dailyBudget() != Campaign.NO_DAILY_LIMIT
+                    && ledger.spent(c.id(), day) + c.bidCpm() > c.dailyBudget() * 1000) {
                 reason = NoBidReason.BUDGET;
                 continue;
             }
@@ -142,20 +146,52 @@ final class Engine {
         return new Caps(-1, reason);
     }
 
-    /** Keeps the record of a bid for campaign c and returns the decision. */
+    /**
+     * Makes the bid for campaign c, in this order: reserves the counters its
+     * win will write (not for a test bid), keeps its record, counts it (not
+     * for a test bid). When the counters or the record find no room it is
+     * no bid, reason capacity, and the bid is neither kept nor counted.
+     */
     private Decision bid(Campaign c, BidRequest req) {
         Campaign.Creative cr = c.creativeFor(req.w, req.h, req.secure);
         boolean capped = c.freqCapped();
+        long day = Campaign.dayOf(req.timeMs);
+        if (!req.test && !reserve(c, req, day)) {
+            return Decision.noBid(NoBidReason.CAPACITY);
+        }
         BidStore.BidRecord rec = new BidStore.BidRecord(c.id(), cr.id(), capped ? req.uid : null, req.timeMs,
                 c.bidCpm(), req.test, capped ? c.freqPeriodS() : 0);
         BidStore.BidId id;
+        BidStore.Saved saved;
         do {
             id = newBidId();
-        } while (!bids.save(id, rec, System.nanoTime())); // a collision of 128 random bits: draw again
+            saved = bids.save(id, rec, System.nanoTime());
+        } while (saved == BidStore.Saved.ID_TAKEN); // a collision of 128 random bits: draw again
+        if (saved == BidStore.Saved.FULL) {
+            return Decision.noBid(NoBidReason.CAPACITY);
+        }
         if (!req.test) {
-            ledger.recordBid(c.id(), Campaign.dayOf(req.timeMs));
+            ledger.recordBid(c.id(), day);
         }
         return new Decision(NoBidReason.NONE, c, cr, id);
+    }
+
+    /**
+     * Reserves the day counter of the bid and, for a frequency-capped
+     * campaign, its (uid, campaign) frequency counter, kept until the end of
+     * the request's window (as far ahead of now as the window ends after the
+     * request time) and at least as long as the bid's record: its time to
+     * live, plus a second since the ledger counts whole seconds of the clock
+     * rounded down.
+     */
+    private boolean reserve(Campaign c, BidRequest req, long day) {
+        if (!c.freqCapped() || req.uid == null) {
+            return ledger.reserve(c.id(), day, null, 0, 0, 0);
+        }
+        long window = c.window(req.timeMs);
+        long windowEnd = (window + 1) * c.freqPeriodS(); // Unix seconds
+        long keep = Math.max(windowEnd - Math.floorDiv(req.timeMs, 1000L), bids.ttlSeconds() + 1);
+        return ledger.reserve(c.id(), day, req.uid, c.freqPeriodS(), window, keep);
     }
 
     /** 128 bits from the operating system's secure source, so that win notices cannot be forged by guessing. */

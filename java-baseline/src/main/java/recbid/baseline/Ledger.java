@@ -1,53 +1,79 @@
 package recbid.baseline;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
-import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The counters decisions read and win notices write: bids, wins and spend
  * per campaign and UTC day, and wins per (uid, campaign, period, window).
- * Updates are atomic, so concurrent wins are never lost.
+ * Updates are atomic, so concurrent wins are never lost. Time is the
+ * server clock, in whole seconds.
  *
- * <p>Memory is bounded as in the Go server: daily counters live 8 days after
- * their last write and at most 1,000,000 are held; frequency counters live
- * one period after their last write and at most maxFreqCounters are held.
- * A full map first drops its expired counters, then the least recently
- * written sixteenth. Expired counters are also swept once a minute.
+ * <p>Memory is bounded without ever dropping a counter the books still
+ * need. A day counter expires 8 days after its last write; a frequency
+ * counter carries its own expiry, which a bid extends to the end of its
+ * window (and never before the bid's record expires). Expired counters are
+ * swept once a minute, and dropped when a map is at its cap. Before a bid
+ * is made it {@linkplain #reserve reserves} the counters its win will
+ * write; when one must be created and its map is at its cap with nothing
+ * expired to drop, the bid is refused (no bid, reason capacity). So a win
+ * never needs new room: it writes counters that exist, and re-creates one
+ * above the cap only if it is somehow gone.
  */
 final class Ledger {
-    static final int MAX_DAY_COUNTERS = 1_000_000;
-    static final int DEFAULT_MAX_FREQ_COUNTERS = 5_000_000;
     private static final long DAY_TTL_SECONDS = 8 * 24 * 3600;
 
     private record DayKey(String campaignId, long day) {}
 
     private record FreqKey(String uid, String campaignId, long periodS, long window) {}
 
-    private static final class DayCounters {
+    private interface Expiring {
+        boolean expired(long nowSeconds);
+    }
+
+    private static final class DayCounters implements Expiring {
         final LongAdder bids = new LongAdder(); // written on every bid, never read on the bidding path
         final AtomicLong wins = new AtomicLong();
         final AtomicLong spend = new AtomicLong(); // micros, read by every budget check
         volatile long touchedSeconds;
+
+        DayCounters(long nowSeconds) {
+            touchedSeconds = nowSeconds;
+        }
+
+        @Override
+        public boolean expired(long nowSeconds) {
+            return touchedSeconds + DAY_TTL_SECONDS <= nowSeconds;
+        }
     }
 
-    private static final class FreqCounter {
+    private static final class FreqCounter implements Expiring {
         final AtomicLong wins = new AtomicLong();
-        volatile long touchedSeconds;
+        volatile long expiresAt; // Unix seconds; only changed under the map's lock of its key
+
+        FreqCounter(long expiresAt) {
+            this.expiresAt = expiresAt;
+        }
+
+        @Override
+        public boolean expired(long nowSeconds) {
+            return nowSeconds >= expiresAt;
+        }
     }
 
-    private final int maxFreqCounters;
-    private final ConcurrentHashMap<DayKey, DayCounters> days = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<FreqKey, FreqCounter> freq = new ConcurrentHashMap<>();
+    private final ServerClock clock;
+    private final Counters<DayKey, DayCounters> days;
+    private final Counters<FreqKey, FreqCounter> freq;
 
-    Ledger(int maxFreqCounters) {
-        this.maxFreqCounters = maxFreqCounters > 0 ? maxFreqCounters : DEFAULT_MAX_FREQ_COUNTERS;
+    Ledger(ServerClock clock, int maxDayCounters, int maxFreqCounters) {
+        this.clock = clock;
+        this.days = new Counters<>(maxDayCounters);
+        this.freq = new Counters<>(maxFreqCounters);
     }
 
     /** The sum of the win prices (CPM micros) of the campaign's bids of that day. */
@@ -62,85 +88,156 @@ final class Ledger {
         return c == null ? 0 : c.wins.get();
     }
 
+    /**
+     * Makes sure the counters the win of a bid would write exist, before the
+     * bid is made: the day counter of (campaign, day) and, when uid is not
+     * null, the frequency counter of (uid, campaign, period, window), whose
+     * expiry becomes at least now + keepSeconds. False when a counter had to
+     * be created and its map is full of counters still needed: the bid must
+     * not be made.
+     */
+    boolean reserve(String campaignId, long day, String uid, long periodS, long window, long keepSeconds) {
+        long now = clock.seconds();
+        if (days.reserve(new DayKey(campaignId, day), now, () -> new DayCounters(now), null) == null) {
+            return false;
+        }
+        if (uid == null) {
+            return true;
+        }
+        long until = now + keepSeconds;
+        return freq.reserve(new FreqKey(uid, campaignId, periodS, window), now, () -> new FreqCounter(until), f -> {
+            f.expiresAt = Math.max(f.expiresAt, until);
+            return f;
+        }) != null;
+    }
+
     /** Counts one (non-test) bid for the campaign's day. */
     void recordBid(String campaignId, long day) {
-        long now = nowSeconds();
-        DayCounters c = dayCounters(new DayKey(campaignId, day), now);
+        long now = clock.seconds();
+        DayCounters c = days.force(new DayKey(campaignId, day), () -> new DayCounters(now));
         c.bids.increment();
         c.touchedSeconds = now;
     }
 
-    /** Adds one win and its price; uid is null when the bid had no user or no frequency cap. */
+    /**
+     * Adds one win and its price; uid is null when the bid had no user or no
+     * frequency cap. The win's frequency counter keeps its expiry; one that
+     * is missing is created, above the cap if need be, for one period.
+     */
     void recordWin(String campaignId, long day, long price, String uid, long periodS, long window) {
-        long now = nowSeconds();
-        DayCounters c = dayCounters(new DayKey(campaignId, day), now);
+        long now = clock.seconds();
+        DayCounters c = days.force(new DayKey(campaignId, day), () -> new DayCounters(now));
         c.wins.incrementAndGet();
         c.spend.addAndGet(price);
         c.touchedSeconds = now;
         if (uid != null && periodS > 0) {
-            FreqKey k = new FreqKey(uid, campaignId, periodS, window);
-            FreqCounter f = freq.get(k);
-            if (f == null) {
-                makeRoom(freq, maxFreqCounters, e -> expired(e.getKey(), e.getValue(), now), v -> v.touchedSeconds);
-                f = freq.computeIfAbsent(k, x -> new FreqCounter());
-            }
-            f.wins.incrementAndGet();
-            f.touchedSeconds = now;
+            freq.force(new FreqKey(uid, campaignId, periodS, window), () -> new FreqCounter(now + periodS))
+                    .wins.incrementAndGet();
         }
     }
 
-    private DayCounters dayCounters(DayKey k, long now) {
-        DayCounters c = days.get(k);
-        if (c == null) {
-            makeRoom(days, MAX_DAY_COUNTERS, e -> expired(e.getValue(), now), v -> v.touchedSeconds);
-            c = days.computeIfAbsent(k, x -> new DayCounters());
-        }
-        return c;
-    }
-
-    private static boolean expired(DayCounters c, long now) {
-        return c.touchedSeconds + DAY_TTL_SECONDS <= now;
-    }
-
-    private static boolean expired(FreqKey k, FreqCounter c, long now) {
-        return c.touchedSeconds + k.periodS() <= now;
+    /** Drops the counters that have expired; returns how many went. */
+    int sweep() {
+        long now = clock.seconds();
+        return days.sweep(now) + freq.sweep(now);
     }
 
     /**
-     * Before a counter is added to a full map: drops the expired counters,
-     * then, if the map is still full, the least recently written sixteenth.
-     * Rare, so it simply takes the map's lock.
+     * A map of at most max counters that never evicts one still needed: a
+     * counter is created only when there is room, after dropping the expired
+     * ones when the map is full. Only sweep removes, one sweep at a time,
+     * and it removes a counter under the map's lock of its key, so an
+     * expiry extended under that lock is never lost to it.
      */
-    private static <K, V> void makeRoom(Map<K, V> m, int max, Predicate<Map.Entry<K, V>> isExpired,
-            Function<V, Long> lastWrite) {
-        if (m.size() < max) {
-            return;
-        }
-        synchronized (m) {
-            if (m.size() < max) {
-                return;
-            }
-            m.entrySet().removeIf(isExpired);
-            if (m.size() < max) {
-                return;
-            }
-            List<Map.Entry<K, V>> all = new ArrayList<>(m.entrySet());
-            all.sort(Comparator.comparing(e -> lastWrite.apply(e.getValue())));
-            for (Map.Entry<K, V> e : all.subList(0, all.size() / 16 + 1)) {
-                m.remove(e.getKey());
-            }
-        }
-    }
+    private static final class Counters<K, V extends Expiring> {
+        private final ConcurrentHashMap<K, V> map = new ConcurrentHashMap<>();
+        private final AtomicInteger size = new AtomicInteger(); // counters held, and slots claimed by creations
+        private final int max;
+        private long fullSweepSecond = Long.MIN_VALUE; // guarded by this
 
-    /** Evicts the counters whose time to live has passed; returns how many went. */
-    int sweep(long nowSeconds) {
-        int before = days.size() + freq.size();
-        days.values().removeIf(c -> expired(c, nowSeconds));
-        freq.entrySet().removeIf(e -> expired(e.getKey(), e.getValue(), nowSeconds));
-        return before - days.size() - freq.size();
-    }
+        Counters(int max) {
+            if (max <= 0) {
+                throw new IllegalArgumentException("max must be positive");
+            }
+            this.max = max;
+        }
 
-    private static long nowSeconds() {
-        return System.currentTimeMillis() / 1000;
+        V get(K k) {
+            return map.get(k);
+        }
+
+        /**
+         * The counter of k: an existing one (passed through update, under
+         * the key's lock, when update is not null), or a new one from create
+         * when there is room; null when there is none.
+         */
+        V reserve(K k, long now, Supplier<V> create, UnaryOperator<V> update) {
+            for (;;) {
+                V v = update == null ? map.get(k) : map.computeIfPresent(k, (key, old) -> update.apply(old));
+                if (v != null) {
+                    return v;
+                }
+                if (!claimSlot(now)) {
+                    return null;
+                }
+                V fresh = create.get();
+                if (map.putIfAbsent(k, fresh) == null) {
+                    return fresh;
+                }
+                size.decrementAndGet(); // another request created it meanwhile: use that one
+            }
+        }
+
+        /** The counter of k, created when absent even above the cap (a win never needs new room). */
+        V force(K k, Supplier<V> create) {
+            V v = map.get(k);
+            if (v != null) {
+                return v;
+            }
+            V fresh = create.get();
+            V prev = map.putIfAbsent(k, fresh);
+            if (prev != null) {
+                return prev;
+            }
+            size.incrementAndGet();
+            return fresh;
+        }
+
+        /**
+         * Claims room for one counter. A full map is swept first, at most
+         * once a second of the clock: expiries are whole seconds, so a
+         * second sweep within the same second would find nothing more.
+         */
+        private boolean claimSlot(long now) {
+            if (size.incrementAndGet() <= max) {
+                return true;
+            }
+            size.decrementAndGet();
+            synchronized (this) {
+                if (size.get() >= max && fullSweepSecond != now) {
+                    fullSweepSecond = now;
+                    sweep(now);
+                }
+            }
+            if (size.incrementAndGet() <= max) {
+                return true;
+            }
+            size.decrementAndGet();
+            return false;
+        }
+
+        /** Removes the expired counters; returns how many went. */
+        synchronized int sweep(long now) {
+            int n = 0;
+            for (Map.Entry<K, V> e : map.entrySet()) {
+                // Checked again under the key's lock, where a reservation extends an expiry.
+                if (e.getValue().expired(now)
+                        && map.computeIfPresent(e.getKey(), (key, v) -> v.expired(now) ? null : v) == null) {
+                    size.decrementAndGet();
+                    n++;
+                }
+            }
+            return n;
+        }
     }
 }

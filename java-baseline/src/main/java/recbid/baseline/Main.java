@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -28,8 +29,20 @@ import org.apache.tomcat.util.modeler.Registry;
  *
  * <pre>
  * java recbid.baseline.Main -addr HOST:PORT -campaigns FILE -seat SEAT -public-url URL
- *     [-safety-margin 5ms] [-bid-ttl 10m] [-max-bids 4000000] [-max-freq-counters 5000000] [-max-threads 200]
+ *     [-trust-request-ts] [-clock-start RFC3339] [-safety-margin 5ms] [-bid-ttl 10m]
+ *     [-max-bids N] [-max-freq-counters N] [-max-day-counters N] [-max-threads 200]
  * </pre>
+ *
+ * <p>-addr defaults to 127.0.0.1:9090. A listen address that is not
+ * loopback (127.0.0.0/8, ::1, localhost; an empty host, 0.0.0.0 and :: are
+ * every interface) needs -public-url, the URL exchanges reach the server
+ * at: without it the server refuses to start (exit status 2). The request
+ * time is the server clock at arrival; -trust-request-ts takes the
+ * request's ts instead, for replays and tests. The server clock is the wall
+ * clock, or with -clock-start one that starts at the given instant and runs
+ * at real speed. The bid records and counters are bounded
+ * ({@link StateCaps}: caps not given are derived from the heap); a bid that
+ * would need room the state does not have is a no bid, reason capacity.
  *
  * <p>Tomcat settings, chosen so that Tomcat is neither handicapped nor given
  * anything the Go server does not have (README.md explains each):
@@ -76,6 +89,10 @@ public final class Main {
             System.err.print(Options.USAGE);
             System.exit(2);
             return;
+        } catch (Options.RefusedException e) {
+            System.err.println("java-baseline: " + e.getMessage());
+            System.exit(2);
+            return;
         }
         TOMCAT_LOG.setLevel(Level.WARNING);
 
@@ -93,8 +110,9 @@ public final class Main {
             return;
         }
         Catalog catalog = new Catalog(campaigns);
-        Ledger ledger = new Ledger(o.maxFreqCounters);
-        BidStore bids = new BidStore(o.bidTtlNanos, o.maxBids);
+        StateCaps caps = StateCaps.derive(StateCaps.stateHeapBytes(), o.maxBids, o.maxFreqCounters, o.maxDayCounters);
+        Ledger ledger = new Ledger(o.clock, caps.maxDayCounters(), caps.maxFreqCounters());
+        BidStore bids = new BidStore(o.bidTtlNanos, caps.maxBids());
         Engine engine = new Engine(o.safetyMarginNanos, ledger, bids);
         Responses responses = new Responses(mapper, o.seat, o.publicUrl);
 
@@ -102,7 +120,7 @@ public final class Main {
         Tomcat tomcat = newTomcat(o, baseDir);
         Context ctx = tomcat.addContext("", null);
         ctx.setCookies(false);
-        Tomcat.addServlet(ctx, "recbid", new RecbidServlet(responses, engine, catalog));
+        Tomcat.addServlet(ctx, "recbid", new RecbidServlet(responses, engine, catalog, o.clock, o.trustRequestTs));
         ctx.addServletMapping(RecbidServlet.PATH, "recbid");
         Tomcat.addServlet(ctx, "win", new WinServlet(responses, engine));
         ctx.addServletMapping(WinServlet.PATH, "win");
@@ -123,7 +141,8 @@ public final class Main {
             System.exit(1);
         }
 
-        // Expired bid records and counters are swept once a minute, as in the Go server.
+        // Expired bid records and counters are swept once a minute, as in the Go server
+        // (bid records on System.nanoTime, counters on the server clock).
         ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sweeper");
             t.setDaemon(true);
@@ -131,13 +150,15 @@ public final class Main {
         });
         sweeper.scheduleWithFixedDelay(() -> {
             bids.trim(System.nanoTime());
-            ledger.sweep(System.currentTimeMillis() / 1000);
+            ledger.sweep();
         }, 1, 1, TimeUnit.MINUTES);
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat, baseDir), "shutdown"));
         System.err.println("java-baseline listening on " + o.host + ":" + connector.getLocalPort()
                 + " (public-url " + o.publicUrl + ", seat " + o.seat + ", " + catalog.size() + " campaigns, maxThreads "
-                + o.maxThreads + ", " + Runtime.version() + ")");
+                + o.maxThreads + ", max-bids " + caps.maxBids() + ", max-freq-counters " + caps.maxFreqCounters()
+                + ", max-day-counters " + caps.maxDayCounters() + (o.trustRequestTs ? ", trust-request-ts" : "")
+                + ", clock " + Instant.ofEpochMilli(o.clock.millis()) + ", " + Runtime.version() + ")");
         tomcat.getServer().await();
     }
 

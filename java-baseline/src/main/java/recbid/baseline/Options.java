@@ -1,22 +1,41 @@
 package recbid.baseline;
 
-/** The command line, read the way Go's flag package reads the Go server's: -name value or -name=value. */
+/**
+ * The command line, read the way Go's flag package reads the Go server's:
+ * -name value or -name=value; a boolean flag alone (-trust-request-ts) is
+ * true, and takes its value only as -name=value.
+ */
 final class Options {
     static final String USAGE = """
             Usage: run.sh [flags]
 
-              -addr HOST:PORT        public listen address (default :9090)
+              -addr HOST:PORT        public listen address (default 127.0.0.1:9090); a host that is
+                                     not loopback (127.0.0.0/8, ::1, localhost) needs -public-url
               -campaigns FILE        campaigns file (default testdata/campaigns.json)
               -seat SEAT             seat id written in bids (default dsp)
               -public-url URL        base URL of win notices in nurl (default http:// + the
-                                     listen address, localhost when its host is empty)
+                                     listen address; required when -addr is not loopback)
+              -trust-request-ts      take the request's ts, when given, as the request time (for
+                                     replays and tests; default: the server clock at arrival)
+              -clock-start RFC3339   start the server clock at this instant, running at real speed
+                                     from there (for tests and replays; default: the wall clock)
               -safety-margin DUR     kept back from tmax (default 5ms)
-              -bid-ttl DUR           how long bid records wait for their win notice (default 10m)
-              -max-bids N            most bid records held; the oldest go first (default 4000000)
-              -max-freq-counters N   most frequency counters held; expired ones, then the least
-                                     recently written go first (default 5000000)
+              -bid-ttl DUR           how long bid records wait for their win notice (default 10m,
+                                     at most 24h)
+              -max-bids N            most bid records held (default, or 0: derived from the heap,
+                                     about half of it); a record is never evicted before its time
+                                     to live: a bid that finds no room is a no bid, reason capacity
+              -max-freq-counters N   most frequency counters held (default, or 0: derived from the
+                                     heap, about a fifth of it); one still needed is never evicted:
+                                     a bid that needs a new one and finds no room is a no bid,
+                                     reason capacity
+              -max-day-counters N    most (campaign, day) budget counters held (default, or 0: derived
+                                     from the heap, a twentieth of it, at most 1000000); as above
               -max-threads N         Tomcat's request threads (default $TOMCAT_MAX_THREADS or 200)
             """;
+
+    /** The longest -bid-ttl, as in the Go server: a bid's day counters are kept at least a day. */
+    static final long MAX_BID_TTL_NANOS = 24L * 3600 * 1_000_000_000;
 
     /** -h or -help. */
     static final class HelpException extends Exception {
@@ -25,22 +44,38 @@ final class Options {
         }
     }
 
-    private static final java.util.Set<String> FLAGS = java.util.Set.of("addr", "campaigns", "seat", "public-url",
-            "safety-margin", "bid-ttl", "max-bids", "max-freq-counters", "max-threads");
+    /**
+     * A setting the server refuses to start with (a non-loopback -addr
+     * without -public-url, a malformed -clock-start): one line, exit
+     * status 2, no usage text.
+     */
+    static final class RefusedException extends Exception {
+        RefusedException(String message) {
+            super(message, null, false, false);
+        }
+    }
 
-    String addr = ":9090";
+    private static final java.util.Set<String> FLAGS = java.util.Set.of("addr", "campaigns", "seat", "public-url",
+            "trust-request-ts", "clock-start", "safety-margin", "bid-ttl", "max-bids", "max-freq-counters", "max-day-counters",
+            "max-threads");
+    private static final java.util.Set<String> BOOLEAN_FLAGS = java.util.Set.of("trust-request-ts");
+
+    String addr = "127.0.0.1:9090";
     String host;
     int port;
     String campaigns = "testdata/campaigns.json";
     String seat = "dsp";
     String publicUrl;
+    boolean trustRequestTs;
+    ServerClock clock = ServerClock.wall();
     long safetyMarginNanos = 5_000_000L;
     long bidTtlNanos = BidStore.DEFAULT_TTL_NANOS;
-    int maxBids = BidStore.DEFAULT_MAX_BIDS;
-    int maxFreqCounters = Ledger.DEFAULT_MAX_FREQ_COUNTERS;
+    int maxBids; // 0: derived from the heap (StateCaps)
+    int maxFreqCounters; // 0: derived from the heap (StateCaps)
+    int maxDayCounters; // 0: derived from the heap (StateCaps)
     int maxThreads;
 
-    static Options parse(String[] args) throws HelpException {
+    static Options parse(String[] args) throws HelpException, RefusedException {
         Options o = new Options();
         String threads = System.getenv("TOMCAT_MAX_THREADS");
         o.maxThreads = threads == null || threads.isEmpty() ? 200 : positive("TOMCAT_MAX_THREADS", threads);
@@ -62,6 +97,9 @@ final class Options {
             if (!FLAGS.contains(name)) {
                 throw new IllegalArgumentException("flag provided but not defined: -" + name);
             }
+            if (value == null && BOOLEAN_FLAGS.contains(name)) {
+                value = "true";
+            }
             if (value == null) {
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException("flag needs an argument: -" + name);
@@ -73,15 +111,21 @@ final class Options {
                 case "campaigns" -> o.campaigns = value;
                 case "seat" -> o.seat = value;
                 case "public-url" -> o.publicUrl = value;
+                case "trust-request-ts" -> o.trustRequestTs = bool(name, value);
+                case "clock-start" -> o.clock = clockStart(value);
                 // As in the Go server, zero or less means the default.
                 case "safety-margin" -> o.safetyMarginNanos = orDefault(duration(name, value), 5_000_000L);
                 case "bid-ttl" -> o.bidTtlNanos = orDefault(duration(name, value), BidStore.DEFAULT_TTL_NANOS);
-                case "max-bids" -> o.maxBids = (int) orDefault(integer(name, value), BidStore.DEFAULT_MAX_BIDS);
-                case "max-freq-counters" -> o.maxFreqCounters =
-                        (int) orDefault(integer(name, value), Ledger.DEFAULT_MAX_FREQ_COUNTERS);
+                // Zero or less: derived from the heap.
+                case "max-bids" -> o.maxBids = Math.max(integer(name, value), 0);
+                case "max-freq-counters" -> o.maxFreqCounters = Math.max(integer(name, value), 0);
+                case "max-day-counters" -> o.maxDayCounters = Math.max(integer(name, value), 0);
                 case "max-threads" -> o.maxThreads = positive(name, value);
                 default -> throw new IllegalArgumentException("flag provided but not defined: -" + name);
             }
+        }
+        if (o.bidTtlNanos > MAX_BID_TTL_NANOS) {
+            throw new IllegalArgumentException("-bid-ttl: at most 24h");
         }
         int colon = o.addr.lastIndexOf(':');
         if (colon < 0) {
@@ -100,6 +144,11 @@ final class Options {
             throw new IllegalArgumentException("-addr " + o.addr + ": bad port");
         }
         if (o.publicUrl == null || o.publicUrl.isEmpty()) {
+            if (!isLoopback(o.host)) {
+                // An exchange could reach this server, and the win URL must be the one it reaches.
+                throw new RefusedException("-addr " + o.addr + " is not a loopback address, so -public-url is required:"
+                        + " pass the URL exchanges reach this server at (e.g. -public-url https://bid.example.com)");
+            }
             o.publicUrl = defaultPublicUrl(o.host, o.port);
         }
         while (o.publicUrl.endsWith("/")) {
@@ -109,15 +158,65 @@ final class Options {
     }
 
     /**
-     * http:// + the listen address, with localhost standing in for an empty
-     * or unspecified host (":9090", "0.0.0.0:9090"), which no exchange could
-     * call back.
+     * Whether a listen host is loopback only: localhost (lower case, as the
+     * Go server compares it), an IPv4 literal in 127.0.0.0/8 or the IPv6
+     * literal ::1 (or an IPv4-mapped 127.x address), as Go's net.ParseIP and
+     * IsLoopback read them. No name is resolved. An empty host (":9090"),
+     * 0.0.0.0 and :: listen on every interface, so they are not loopback.
+     */
+    static boolean isLoopback(String host) {
+        if (host.equals("localhost")) {
+            return true;
+        }
+        if (host.indexOf(':') >= 0) { // an IPv6 literal: parsed, never looked up
+            if (host.indexOf('%') >= 0) {
+                return false; // a zone, which Go's ParseIP refuses
+            }
+            try {
+                return java.net.InetAddress.getByName(host).isLoopbackAddress();
+            } catch (java.net.UnknownHostException e) {
+                return false;
+            }
+        }
+        String[] parts = host.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String p : parts) {
+            // Decimal 0–255 without leading zeros, as Go's ParseIP requires.
+            if (p.isEmpty() || p.length() > 3 || (p.length() > 1 && p.charAt(0) == '0')
+                    || !p.chars().allMatch(c -> c >= '0' && c <= '9') || Integer.parseInt(p) > 255) {
+                return false;
+            }
+        }
+        return parts[0].equals("127");
+    }
+
+    /**
+     * http:// + the listen address: the default public URL, only ever used
+     * for a loopback address (any other needs -public-url).
      */
     static String defaultPublicUrl(String host, int port) {
-        if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.matches("[0:]+")) {
-            host = "localhost";
-        }
         return "http://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** A boolean as Go's strconv.ParseBool reads it. */
+    private static boolean bool(String name, String value) {
+        return switch (value) {
+            case "1", "t", "T", "true", "TRUE", "True" -> true;
+            case "0", "f", "F", "false", "FALSE", "False" -> false;
+            default -> throw new IllegalArgumentException("invalid boolean value " + value + " for -" + name);
+        };
+    }
+
+    /** -clock-start: an RFC 3339 time, read as the campaigns file's start and end are. */
+    private static ServerClock clockStart(String value) throws RefusedException {
+        FileRules.Instant start = FileRules.parseRfc3339(value);
+        if (start == null) {
+            throw new RefusedException("invalid value " + value + " for -clock-start: must be an RFC 3339 time"
+                    + " such as 2026-11-04T08:00:00Z");
+        }
+        return ServerClock.startingAt(start.seconds(), start.nanos());
     }
 
     private static long orDefault(long v, long dflt) {

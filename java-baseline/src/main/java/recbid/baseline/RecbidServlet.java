@@ -8,6 +8,8 @@ import java.io.InputStream;
 /**
  * POST /dsp/recbid: validation in the contract's order (method, content
  * type, size, encoding, keys), the decision, and a 200 bid or a 204 no bid.
+ * The request time is the server clock when the request arrives (the
+ * request's ts under -trust-request-ts).
  */
 final class RecbidServlet extends JsonServlet {
     private static final long serialVersionUID = 1L;
@@ -17,17 +19,21 @@ final class RecbidServlet extends JsonServlet {
 
     private final transient Engine engine;
     private final transient Catalog catalog;
+    private final transient ServerClock clock;
+    private final boolean trustRequestTs;
 
-    RecbidServlet(Responses responses, Engine engine, Catalog catalog) {
+    RecbidServlet(Responses responses, Engine engine, Catalog catalog, ServerClock clock, boolean trustRequestTs) {
         super(responses);
         this.engine = engine;
         this.catalog = catalog;
+        this.clock = clock;
+        this.trustRequestTs = trustRequestTs;
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         long arrived = System.nanoTime();
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         if (!PATH.equals(req.getRequestURI())) {
             notFound(resp);
             return;
@@ -66,7 +72,7 @@ final class RecbidServlet extends JsonServlet {
         }
         BidRequest br;
         try {
-            br = RequestReader.read(body, body.length, now);
+            br = RequestReader.read(body, body.length, now, trustRequestTs);
         } catch (FormDecoder.MalformedException e) {
             error(resp, HttpServletResponse.SC_BAD_REQUEST, "bad_body", "", "body is not valid url-encoding");
             return;

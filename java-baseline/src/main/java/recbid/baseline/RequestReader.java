@@ -52,10 +52,12 @@ final class RequestReader {
     private static final long MAX_TS_MILLIS = 253_402_300_799_999L; // 9999-12-31T23:59:59.999Z
 
     /**
-     * Decodes body[0, length) and validates it. nowMillis is the server
-     * clock, the request time when ts is absent.
+     * Decodes body[0, length) and validates it. The request time is
+     * nowMillis, the server clock at arrival; ts is validated and otherwise
+     * ignored, unless trustTs (flag -trust-request-ts), when ts, if given,
+     * is the request time.
      */
-    static BidRequest read(byte[] body, int length, long nowMillis)
+    static BidRequest read(byte[] body, int length, long nowMillis, boolean trustTs)
             throws FormDecoder.MalformedException, FieldException {
         String[] values = new String[Key.ALL.length];
         FormDecoder.decode(body, length, (key, buf, from, to) -> {
@@ -65,10 +67,10 @@ final class RequestReader {
                 values[k.ordinal()] = new String(buf, from, to - from, StandardCharsets.ISO_8859_1);
             }
         });
-        return validate(values, nowMillis);
+        return validate(values, nowMillis, trustTs);
     }
 
-    private static BidRequest validate(String[] values, long nowMillis) throws FieldException {
+    private static BidRequest validate(String[] values, long nowMillis, boolean trustTs) throws FieldException {
         BidRequest req = new BidRequest();
         for (Key k : Key.ALL) {
             String v = values[k.ordinal()];
@@ -163,7 +165,9 @@ final class RequestReader {
                     if (n < 0) {
                         throw invalid(k, "must be Unix milliseconds");
                     }
-                    req.timeMs = n;
+                    if (trustTs) {
+                        req.timeMs = n;
+                    }
                 }
                 case TMAX -> {
                     long n = parseInt(v, 1, 10000);
@@ -184,7 +188,7 @@ final class RequestReader {
                 }
             }
         }
-        if (values[Key.TS.ordinal()] == null) {
+        if (!trustTs || values[Key.TS.ordinal()] == null) {
             req.timeMs = nowMillis;
         }
         return req;

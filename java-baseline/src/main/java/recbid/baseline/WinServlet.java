@@ -67,9 +67,9 @@ final class WinServlet extends JsonServlet {
             return;
         }
         long price = Micros.parse(found[1]);
-        if (price == Micros.INVALID) {
+        if (price == Micros.INVALID || price == 0) { // a leaked nurl fired at 0 must not claim the win first
             error(resp, HttpServletResponse.SC_BAD_REQUEST, "invalid_field", "price",
-                    "price must be a decimal >= 0 with at most 6 fractional digits");
+                    "price must be a decimal > 0 with at most 6 fractional digits");
             return;
         }
         BidStore.BidId id = BidStore.BidId.parse(found[0]);
