@@ -44,6 +44,7 @@ const (
 // Each kind has a hard cap: when a shard is full of live counters, Reserve
 // refuses with ErrCapacity instead of evicting one.
 type MemoryLedger struct {
+	hashKey   HashKey
 	campaigns *interner[string]
 	clock     func() time.Time
 	dayTTL    int64 // seconds
@@ -99,6 +100,9 @@ type MemoryLedgerConfig struct {
 	MaxDayCounters, MaxFreqCounters int
 	// Clock is the server clock the counters age by (default time.Now).
 	Clock func() time.Time
+	// HashKey keys the user hash of the books this ledger keeps (default:
+	// drawn when the ledger is made, since its counters live no longer).
+	HashKey HashKey
 }
 
 // NewMemoryLedger returns an empty ledger.
@@ -116,13 +120,21 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	l := &MemoryLedger{campaigns: newInterner[string](), clock: cfg.Clock, dayTTL: int64(cfg.DayTTL / time.Second)}
+	if cfg.HashKey == (HashKey{}) {
+		cfg.HashKey = NewHashKey()
+	}
+	l := &MemoryLedger{hashKey: cfg.HashKey, campaigns: newInterner[string](), clock: cfg.Clock,
+		dayTTL: int64(cfg.DayTTL / time.Second)}
 	for i := range l.days {
 		l.days[i] = shard[dayKey, *dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
 		l.freq[i] = shard[freqKey, freqCounter]{m: make(map[freqKey]freqCounter), max: max(1, cfg.MaxFreqCounters/memShards)}
 	}
 	return l
 }
+
+// HashKey returns the user hash key of the books this ledger keeps: the
+// engine over it must use the same (see Config.HashKey).
+func (l *MemoryLedger) HashKey() HashKey { return l.hashKey }
 
 func (l *MemoryLedger) dayExpired(_ dayKey, c *dayCounters, now int64) bool {
 	return c.touched.Load()+l.dayTTL <= now

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/recbid/dspd/internal/clock"
 )
 
 // server is one contender: a process pinned to the server CPU.
@@ -127,7 +129,7 @@ func (s *server) cpuTime() (time.Duration, error) {
 	if err := errors.Join(err1, err2); err != nil {
 		return 0, err
 	}
-	return time.Duration((utime + stime) * int64(time.Second) / clockTicks), nil
+	return clock.Milliseconds((utime + stime) * 1000 / clockTicks), nil
 }
 
 // peakRSS returns the process's peak resident set size (VmHWM) in bytes.

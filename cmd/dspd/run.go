@@ -32,18 +32,20 @@ type hooks struct {
 type state struct {
 	ledger  bidder.Ledger
 	bids    bidder.BidStore
-	hashKey bidder.HashKey // the user hash key the state keeps (zero: a new one for this process)
+	hashKey bidder.HashKey // the user hash key the state keeps
 	close   func()
 }
 
 // openState opens the ledger and bid store -state names, on the server clock.
 func openState(ctx context.Context, cfg config, now func() time.Time, log *slog.Logger) (state, error) {
 	if cfg.state == "" || cfg.state == "memory" {
+		ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq,
+			MaxDayCounters: cfg.maxDays, Clock: now})
 		return state{
-			ledger: bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq,
-				MaxDayCounters: cfg.maxDays, Clock: now}),
-			bids:  bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: cfg.bidTTL, MaxBids: cfg.maxBids}),
-			close: func() {},
+			ledger:  ledger,
+			bids:    bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: cfg.bidTTL, MaxBids: cfg.maxBids}),
+			hashKey: ledger.HashKey(), // the state's own key: it lives as long as the books it keys
+			close:   func() {},
 		}, nil
 	}
 	s, err := redis.Open(ctx, redis.Config{URL: cfg.state, BidTTL: cfg.bidTTL})

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/loadtest"
 )
 
@@ -116,8 +117,8 @@ func parseFlags(args []string, stderr io.Writer) (cfg loadtest.Config, out strin
 	}
 	cfg.URL = fs.Arg(0)
 	cfg.Headers = hs
-	cfg.TimeLimit = time.Duration(timeLimit) * time.Second
-	cfg.Timeout = time.Duration(timeout) * time.Second
+	cfg.TimeLimit = clock.Seconds(int64(timeLimit)) // saturates: -t 9999999999 is "no limit", not a negative one
+	cfg.Timeout = clock.Seconds(int64(timeout))
 	switch {
 	case postFile != "" && corpus != "":
 		return cfg, "", false, errors.New("use -p or -corpus, not both")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -47,6 +48,13 @@ func TestParseFlagsBeyondAb(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1000), cfg.WarmupRequests)
 	assert.Equal(t, 3*time.Second, cfg.TimeLimit)
+
+	// Seconds past what a time.Duration holds saturate instead of wrapping
+	// negative (which would end the run at once, or never time out).
+	cfg, _, _, err = parseFlags([]string{"-t", "10000000000", "-s", "10000000000", "http://h/"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, time.Duration(math.MaxInt64), cfg.TimeLimit)
+	assert.Equal(t, time.Duration(math.MaxInt64), cfg.Timeout)
 
 	for _, bad := range [][]string{
 		{},
