@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate testdata clean
 
 all: build
 
@@ -27,6 +27,7 @@ test: fmt-check vet
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForm$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
+	$(GO) test -run '^$$' -fuzz '^FuzzDecrypt$$' -fuzztime $(FUZZTIME) ./api/exchange
 
 vet:
 	$(GO) vet ./...
@@ -44,6 +45,10 @@ bench:
 # The request rate of dspd next to a bare net/http server, wrk on the other CPU.
 rate:
 	scripts/rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# dspd's rate on an exchange's path (allow list, token) next to the bare path.
+exchange-rate:
+	scripts/exchange-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
 
 # How hard loadgen drives a trivial server compared with wrk, on the other CPU.
 loadgen-vs-wrk:

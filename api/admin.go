@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
@@ -55,14 +56,18 @@ func (s *Server) handleReadyz(w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-// handleReload serves POST /admin/reload: 200 {"campaigns":N}, or 400
-// invalid_campaigns naming every problem while the old set keeps serving.
+// handleReload serves POST /admin/reload: 200 {"campaigns":N,"exchanges":M},
+// or 400 invalid_campaigns or invalid_exchanges naming every problem while
+// the old sets keep serving.
 func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Reload(r.Context())
 	if err != nil {
 		code, status := errReloadFailed, http.StatusInternalServerError
-		if errors.Is(err, bidder.ErrInvalidCatalog) {
+		switch {
+		case errors.Is(err, bidder.ErrInvalidCatalog):
 			code, status = errInvalidCampaigns, http.StatusBadRequest
+		case errors.Is(err, exchange.ErrInvalidExchanges):
+			code, status = errInvalidExchanges, http.StatusBadRequest
 		}
 		jw := jsoncodec.NewWriter()
 		defer jw.Free()
@@ -74,11 +79,11 @@ func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, string(jw.Bytes()))
 		return
 	}
-	writeJSON(w, http.StatusOK, `{"campaigns":`+strconv.Itoa(n)+`}`)
+	writeJSON(w, http.StatusOK, `{"campaigns":`+strconv.Itoa(n.Campaigns)+`,"exchanges":`+strconv.Itoa(n.Exchanges)+`}`)
 }
 
-// handleStats serves GET /admin/stats?campaign=ID&day=YYYY-MM-DD (day
-// defaults to today, UTC).
+// handleStats serves GET /admin/stats?campaign=ID&day=YYYY-MM-DD&exchange=X
+// (day defaults to today, UTC; without exchange, the counters of all).
 func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id := q.Get("campaign")
@@ -94,7 +99,12 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	st, found, err := s.engine.Stats(r.Context(), id, day)
+	ex := q.Get("exchange")
+	if _, has := q["exchange"]; has && ex == "" {
+		writeError(w, http.StatusBadRequest, errInvalidField, "exchange", "exchange must name an exchange")
+		return
+	}
+	st, found, err := s.engine.Stats(r.Context(), id, ex, day)
 	if err != nil {
 		s.log.Error("stats failed", "campaign", id, "err", err)
 		writeError(w, http.StatusServiceUnavailable, errInternal, "", "counters could not be read")
@@ -115,6 +125,10 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	defer jw.Free()
 	jw.RawString(`{"campaign":`)
 	writeString(jw, id)
+	if ex != "" {
+		jw.RawString(`,"exchange":`)
+		writeString(jw, ex)
+	}
 	jw.RawString(`,"day":"` + day.String() + `","bids":` + strconv.FormatInt(st.Bids, 10) +
 		`,"wins":` + strconv.FormatInt(st.Wins, 10) +
 		`,"spend_micros":` + strconv.FormatInt(int64(st.Spend), 10) + `}`)

@@ -43,7 +43,7 @@ func TestReload(t *testing.T) {
 	}
 	w := reload()
 	require.Equal(t, http.StatusOK, w.Code)
-	assert.JSONEq(t, `{"campaigns":1}`, w.Body.String())
+	assert.JSONEq(t, `{"campaigns":1,"exchanges":1}`, w.Body.String())
 
 	// A file with two errors is rejected whole, naming both; the old set
 	// keeps serving.
@@ -106,18 +106,18 @@ func TestMetricsAndPprof(t *testing.T) {
 	require.Equal(t, http.StatusOK, w.Code)
 	body := w.Body.String()
 	for _, want := range []string{
-		`dspd_recbid_requests_total{outcome="bid"} 1`,
-		`dspd_recbid_requests_total{outcome="nobid"} 1`,
-		`dspd_recbid_requests_total{outcome="rejected"} 1`,
-		`dspd_nobid_total{reason="currency"} 1`,
+		`dspd_recbid_requests_total{exchange="default",outcome="bid"} 1`,
+		`dspd_recbid_requests_total{exchange="default",outcome="nobid"} 1`,
+		`dspd_recbid_requests_total{exchange="default",outcome="rejected"} 1`,
+		`dspd_nobid_total{exchange="default",reason="currency"} 1`,
 		`dspd_http_errors_total{code="missing_field",endpoint="recbid"} 1`,
 		`dspd_http_errors_total{code="unknown_bid",endpoint="win"} 1`,
-		`dspd_win_notices_total{outcome="rejected"} 1`,
+		`dspd_win_notices_total{exchange="default",outcome="rejected"} 1`,
 		`dspd_decision_seconds_count 2`,
 		`dspd_bid_store_records 1`,
 		`dspd_campaigns 1000`,
-		`dspd_spend_micros_total 0`,
-		`dspd_ledger_day_counters 1`,
+		`dspd_spend_micros_total{exchange="default"} 0`,
+		`dspd_ledger_day_counters 2`, // the day of every exchange, and of exchange default,
 		`go_goroutines`,
 		`process_resident_memory_bytes`,
 	} {

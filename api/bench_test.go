@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/internal/jsoncodec"
@@ -133,7 +134,7 @@ func BenchmarkEncodeBid(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		jw := jsoncodec.NewWriter()
-		srv.encodeBid(jw, req, d, cr)
+		srv.encodeBid(jw, req, d, cr, srv.current.Load().wires[exchange.DefaultID])
 		jw.Free()
 	}
 }

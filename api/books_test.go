@@ -64,7 +64,7 @@ func TestCapacity(t *testing.T) {
 		assert.Equal(t, http.StatusNoContent, get(srv.public, "/dsp/win?bidid="+id+"&price=1").Code)
 	}
 	metrics := get(srv.admin, "/metrics").Body.String()
-	assert.Contains(t, metrics, `dspd_nobid_total{reason="capacity"} 2`)
+	assert.Contains(t, metrics, `dspd_nobid_total{exchange="default",reason="capacity"} 2`)
 	assert.Contains(t, metrics, "dspd_bid_store_refused_total 2")
 	assert.Contains(t, metrics, "dspd_state_sweep_pause_max_seconds")
 	assert.NotContains(t, metrics, "evicted")

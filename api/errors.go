@@ -21,6 +21,8 @@ const (
 	errInvalidCampaigns     = "invalid_campaigns" // reload rejected the file
 	errReloadFailed         = "reload_failed"     // reload could not read the file
 	errStateUnavailable     = "state_unavailable" // the books could not be written: retry later
+	errForbidden            = "forbidden"         // the exchange does not let this client ask for bids
+	errInvalidExchanges     = "invalid_exchanges" // reload rejected the exchanges file
 	errInternal             = "internal_error"
 )
 

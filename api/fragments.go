@@ -9,31 +9,31 @@ import (
 // A bid response is
 //
 //	{"id":ID,"bidid":"B","cur":"USD","seatbid":[{"seat":"SEAT","bid":[{"id":"B","impid":IMPID
-//	,"price":…,"adid":…,"nurl":"…/dsp/win?bidid=  (creative fragment, head)
-//	B
-//	&price=${AUCTION_PRICE}","adm":"…"}]}]}      (creative fragment, tail)
+//	,"price":…,"adid":…,"nurl":               (creative fragment, head)
+//	"…/dsp/win?bidid=B&price=${AUCTION_PRICE}" (the exchange's nurl, see wire)
+//	,"adm":"…"}]}]}                            (creative fragment, tail)
 //
 // where everything but the request's id, impid and the bid id B depends only
-// on the configuration or on the winning creative. Those parts are encoded
-// once per catalog load, so a response is a few copies.
+// on the configuration, the exchange or the winning creative. Those parts
+// are encoded once per load, so a response is a few copies.
 
 // creativeJSON is the pre-encoded part of a bid response for one creative.
 type creativeJSON struct {
-	head []byte // from ,"price": up to and including "bidid=" in the nurl
-	tail []byte // from &price=${AUCTION_PRICE} to the end of the response
+	head []byte // from ,"price": to ,"nurl":
+	tail []byte // from ,"adm": to the end of the response
 }
 
 // encodeCreatives pre-encodes the response fragments of every creative of
 // cat, indexed by slot.
-func encodeCreatives(cat *bidder.Catalog, winURL string) []creativeJSON {
+func encodeCreatives(cat *bidder.Catalog) []creativeJSON {
 	out := make([]creativeJSON, cat.NumCreatives())
 	cat.EachCreative(func(slot int, c *bidder.Campaign, cr *bidder.Creative) {
-		out[slot] = encodeCreative(c, cr, winURL)
+		out[slot] = encodeCreative(c, cr)
 	})
 	return out
 }
 
-func encodeCreative(c *bidder.Campaign, cr *bidder.Creative, winURL string) creativeJSON {
+func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 	var b []byte
 	b = append(b, `,"price":`...)
 	b = c.BidCPM.AppendDecimal(b)
@@ -52,8 +52,6 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative, winURL string) crea
 	b = append(b, `,"h":`...)
 	b = strconv.AppendInt(b, int64(cr.H), 10)
 	b = append(b, `,"nurl":`...)
-	nurl := appendJSONString(nil, winURL+"?bidid=")
-	b = append(b, nurl[:len(nurl)-1]...) // leave the string open for the bid id
 	head := b
 
 	var adm []byte
@@ -70,9 +68,9 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative, winURL string) crea
 	adm = append(adm, `"></a>`...)
 
 	var t []byte
-	t = append(t, `&price=${AUCTION_PRICE}","adm":`...)
+	t = append(t, `,"adm":`...)
 	t = appendJSONString(t, string(adm))
-	t = append(t, `}]}]}`...)
+	t = append(t, `}`+responseClose...)
 	return creativeJSON{head: head, tail: t}
 }
 

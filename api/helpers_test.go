@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/countrand"
 )
@@ -53,6 +54,9 @@ type serverOptions struct {
 	wrapL   func(bidder.Ledger) bidder.Ledger     // wraps the ledger
 	trustTS bool                                  // -trust-request-ts
 	maxBids int                                   // the bid store's cap (default 100,000)
+	exFile  string                                // -exchanges
+	random  bool                                  // random bid ids, as in production
+	proxies exchange.Proxies                      // -trusted-proxies
 }
 
 // testHashKey keys the user hash of test servers.
@@ -67,7 +71,11 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		o.maxBids = 100_000
 	}
 	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: o.clock})
-	bids := bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader)})
+	bc := bidder.MemoryBidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader)}
+	if o.random {
+		bc.Random = nil
+	}
+	bids := bidder.NewMemoryBidStore(bc)
 	var store bidder.BidStore = bids
 	if o.wrap != nil {
 		store = o.wrap(bids)
@@ -81,6 +89,8 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		Seat:           "dsp",
 		PublicURL:      "http://localhost:9090/",
 		CampaignsPath:  path,
+		ExchangesPath:  o.exFile,
+		TrustedProxies: o.proxies,
 		TrustRequestTS: o.trustTS,
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, engine)

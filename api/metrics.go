@@ -1,33 +1,94 @@
 package api
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 )
 
 // metrics are the server's Prometheus series. Label values are resolved at
-// start, so the hot path only increments atomics.
+// start, and an exchange's when it is first loaded, so the hot path only
+// increments atomics.
 type metrics struct {
 	reg *prometheus.Registry
 
-	bids, nobids, rejected prometheus.Counter
-	reasons                [16]prometheus.Counter // by bidder.NoBidReason
 	errors                 *prometheus.CounterVec // by endpoint and code
 	decision               prometheus.Histogram
-	winRecorded            prometheus.Counter
-	winDuplicate           prometheus.Counter
-	winTest                prometheus.Counter
-	winRejected            prometheus.Counter
-	spend                  prometheus.Counter
 	reloadOK, reloadFailed prometheus.Counter
 	campaigns              prometheus.Gauge
+	exchanges              prometheus.Gauge
 	stateErrors            prometheus.Counter
 	panics                 prometheus.Counter
 	openrtb                openrtbMetrics
+
+	// the series labelled by exchange
+	requests, nobid, wins, spend, refused, openrtbRequests *prometheus.CounterVec
+	byExchangeMu                                           sync.Mutex
+	byExchange                                             map[string]*exchangeMetrics
+}
+
+// exchangeMetrics are one exchange's series.
+type exchangeMetrics struct {
+	recbid, openrtb                                 outcomes
+	reasons                                         [16]prometheus.Counter // by bidder.NoBidReason
+	winRecorded, winDuplicate, winTest, winRejected prometheus.Counter
+	spend                                           prometheus.Counter
+	refused                                         [3]prometheus.Counter // by exchange.Refusal
+}
+
+// outcomes count an endpoint's requests by outcome.
+type outcomes struct{ bid, nobid, rejected prometheus.Counter }
+
+// unknownExchange labels what arrives on the path of an exchange the
+// server does not know, so that such paths cannot grow the series.
+const unknownExchange = "unknown"
+
+// known returns the series of an exchange that was loaded once, or else
+// those of unknownExchange (a path naming an exchange never declared).
+func (m *metrics) known(id string) *exchangeMetrics {
+	m.byExchangeMu.Lock()
+	em := m.byExchange[id]
+	m.byExchangeMu.Unlock()
+	if em == nil {
+		return m.exchange(unknownExchange)
+	}
+	return em
+}
+
+// exchange returns the series of an exchange, resolving them on first use.
+// Only exchanges of a loaded set (and unknownExchange) are passed, so the
+// label values stay few.
+func (m *metrics) exchange(id string) *exchangeMetrics {
+	m.byExchangeMu.Lock()
+	defer m.byExchangeMu.Unlock()
+	if em, ok := m.byExchange[id]; ok {
+		return em
+	}
+	out := func(v *prometheus.CounterVec) outcomes {
+		return outcomes{v.WithLabelValues(id, "bid"), v.WithLabelValues(id, "nobid"), v.WithLabelValues(id, "rejected")}
+	}
+	em := &exchangeMetrics{
+		recbid:       out(m.requests),
+		openrtb:      out(m.openrtbRequests),
+		winRecorded:  m.wins.WithLabelValues(id, "recorded"),
+		winDuplicate: m.wins.WithLabelValues(id, "duplicate"),
+		winTest:      m.wins.WithLabelValues(id, "test"),
+		winRejected:  m.wins.WithLabelValues(id, "rejected"),
+		spend:        m.spend.WithLabelValues(id),
+	}
+	for _, r := range bidder.NoBidReasons() {
+		em.reasons[r] = m.nobid.WithLabelValues(id, r.String())
+	}
+	for _, r := range []exchange.Refusal{exchange.RefusedSource, exchange.RefusedToken} {
+		em.refused[r] = m.refused.WithLabelValues(id, r.String())
+	}
+	m.byExchange[id] = em
+	return em
 }
 
 func newMetrics(engine *bidder.Engine) *metrics {
@@ -35,21 +96,33 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	f := func(c prometheus.Collector) { reg.MustRegister(c) }
 
-	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "dspd_recbid_requests_total",
-		Help: "Bid requests answered, by outcome: bid, nobid, or rejected (4xx).",
-	}, []string{"outcome"})
-	f(requests)
-	nobid := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "dspd_nobid_total",
-		Help: "Bid requests answered with no bid, by reason (the X-Nobid-Reason header).",
-	}, []string{"reason"})
-	f(nobid)
 	m := &metrics{
-		reg:      reg,
-		bids:     requests.WithLabelValues("bid"),
-		nobids:   requests.WithLabelValues("nobid"),
-		rejected: requests.WithLabelValues("rejected"),
+		reg:        reg,
+		byExchange: make(map[string]*exchangeMetrics),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dspd_recbid_requests_total",
+			Help: "Bid requests answered, by exchange and outcome: bid, nobid, or rejected (4xx, 403 included).",
+		}, []string{"exchange", "outcome"}),
+		nobid: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dspd_nobid_total",
+			Help: "Bid requests (recbid) and impressions (OpenRTB) answered with no bid, by exchange and reason (the X-Nobid-Reason header).",
+		}, []string{"exchange", "reason"}),
+		wins: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dspd_win_notices_total",
+			Help: "Win notices, by exchange and outcome: recorded, duplicate, test (valid, records nothing) or rejected.",
+		}, []string{"exchange", "outcome"}),
+		spend: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dspd_spend_micros_total",
+			Help: "Sum of recorded win prices (clearing CPM) in micros, by exchange; divide by 1000 for the money spent.",
+		}, []string{"exchange"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dspd_exchange_refused_total",
+			Help: "Bid requests refused 403 by their exchange's rules, by exchange and cause: source (outside allow) or token.",
+		}, []string{"exchange", "cause"}),
+		openrtbRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dspd_openrtb_requests_total",
+			Help: "OpenRTB bid requests answered, by exchange and outcome: bid (at least one impression bid), nobid, or rejected (4xx).",
+		}, []string{"exchange", "outcome"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dspd_http_errors_total",
 			Help: "Error answers on the public listener, by endpoint and error code.",
@@ -59,13 +132,13 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Help:    "Time from a valid bid request's arrival to its decision.",
 			Buckets: prometheus.ExponentialBuckets(5e-6, 2, 16), // 5µs … 160ms
 		}),
-		spend: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "dspd_spend_micros_total",
-			Help: "Sum of recorded win prices (clearing CPM) in micros; divide by 1000 for the money spent.",
-		}),
 		campaigns: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "dspd_campaigns",
 			Help: "Campaigns in the serving set.",
+		}),
+		exchanges: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "dspd_exchanges",
+			Help: "Exchanges in the serving set.",
 		}),
 		stateErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "dspd_state_errors_total",
@@ -76,17 +149,12 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Help: "Panics recovered in handlers (each answered 500 and logged).",
 		}),
 	}
-	for _, r := range bidder.NoBidReasons() {
-		m.reasons[r] = nobid.WithLabelValues(r.String())
-	}
-	wins := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "dspd_win_notices_total",
-		Help: "Win notices, by outcome: recorded, duplicate, test (valid, records nothing) or rejected.",
-	}, []string{"outcome"})
-	m.winRecorded = wins.WithLabelValues("recorded")
-	m.winDuplicate = wins.WithLabelValues("duplicate")
-	m.winTest = wins.WithLabelValues("test")
-	m.winRejected = wins.WithLabelValues("rejected")
+	f(m.requests)
+	f(m.nobid)
+	f(m.wins)
+	f(m.spend)
+	f(m.refused)
+	f(m.openrtbRequests)
 	reloads := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "dspd_reloads_total",
 		Help: "Campaign set loads, by result: ok or failed (the old set kept serving).",
@@ -95,10 +163,9 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	m.reloadFailed = reloads.WithLabelValues("failed")
 	f(m.errors)
 	f(m.decision)
-	f(wins)
-	f(m.spend)
 	f(reloads)
 	f(m.campaigns)
+	f(m.exchanges)
 	f(m.stateErrors)
 	f(m.panics)
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{

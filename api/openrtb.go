@@ -18,10 +18,7 @@ import (
 // OpenRTB 2.6 on the same engine and the same books as recbid: see
 // docs/openrtb.md for the contract.
 
-const (
-	openrtbPath   = "/openrtb2/bid"
-	jsonMediaType = "application/json"
-)
+const jsonMediaType = "application/json"
 
 // Headers of the OpenRTB endpoint, in the form net/http keeps them.
 const (
@@ -43,29 +40,40 @@ var nbrCodes = [16]int{
 	bidder.ReasonCapacity:         1,  // Technical Error: the bidder's state is full
 }
 
-// handleOpenRTB serves POST /openrtb2/bid: validation in recbid's order
-// (method, content type and encoding, size, gzip and JSON, fields), one
-// decision per impression, and a 200 bid response, or a 204 no bid (a 200
-// {"id":…,"nbr":N} when the exchange asks for reasons).
+// handleOpenRTB serves POST /openrtb2/bid[/EXCHANGE]: validation in
+// recbid's order (method, the exchange's admission, content type and
+// encoding, size, gzip and JSON, fields), one decision per impression, and
+// a 200 bid response, or a 204 no bid (a 200 {"id":…,"nbr":N} when the
+// exchange asks for reasons).
 func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
 	arrived := s.engine.Now()
+	cur := s.current.Load()
+	wr := s.bidWire(w, r, cur)
+	if wr == nil {
+		return
+	}
+	m := &wr.m.openrtb
 	if v := r.Header[hdrOpenRTBVersion]; len(v) == 1 && isOpenRTBVersion(v[0]) {
 		w.Header()[hdrOpenRTBVersion] = v // the request's own slice: net/http only reads it
 	}
 	if r.Method != http.MethodPost {
-		s.openrtbReject(errMethodNotAllowed)
+		s.reject(m, "openrtb", errMethodNotAllowed)
 		methodNotAllowed(w, hdrAllowPOST)
 		return
 	}
+	if !s.admit(w, r, wr) {
+		s.reject(m, "openrtb", errForbidden)
+		return
+	}
 	if !isJSONContentType(r.Header.Get("Content-Type")) {
-		s.openrtbReject(errUnsupportedMediaType)
+		s.reject(m, "openrtb", errUnsupportedMediaType)
 		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
 			"Content-Type must be "+jsonMediaType)
 		return
 	}
 	gzipped, ok := contentEncoding(r.Header["Content-Encoding"])
 	if !ok {
-		s.openrtbReject(errUnsupportedMediaType)
+		s.reject(m, "openrtb", errUnsupportedMediaType)
 		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
 			"Content-Encoding must be gzip or identity")
 		return
@@ -80,72 +88,69 @@ func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case errors.Is(err, errTooLarge):
-		s.openrtbReject(errBodyTooLarge)
+		s.reject(m, "openrtb", errBodyTooLarge)
 		writeError(w, http.StatusRequestEntityTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
 		return
 	case errors.Is(err, errBadGzip):
-		s.openrtbReject(errBadBody)
+		s.reject(m, "openrtb", errBadBody)
 		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not valid gzip")
 		return
 	case err != nil:
 		// The client went away or sent a broken body: answer what we can.
-		s.openrtbReject(errBadBody)
+		s.reject(m, "openrtb", errBadBody)
 		writeError(w, http.StatusBadRequest, errBadBody, "", "could not read the body")
 		return
 	}
 	ferr, jsonOK := decodeBidRequest(body, st)
 	switch {
 	case !jsonOK:
-		s.openrtbReject(errBadBody)
+		s.reject(m, "openrtb", errBadBody)
 		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not a JSON object")
 		return
 	case ferr != nil:
-		s.openrtbReject(ferr.code)
+		s.reject(m, "openrtb", ferr.code)
 		writeError(w, http.StatusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
 	}
-	s.bidOpenRTB(w, r, &st.req, st, arrived)
+	s.bidOpenRTB(w, r, cur, wr, st, arrived)
 }
 
 // bidOpenRTB decides every impression of a valid request and answers.
-func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, req *openrtbRequest, st *openrtbState, arrived time.Time) {
-	m := &s.metrics.openrtb
+func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, cur *serving, wr *wire, st *openrtbState, arrived time.Time) {
+	req := &st.req
+	imps := &s.metrics.openrtb
 	reason := bidder.ReasonNone // the furthest stage any impression reached
 	bids := st.bids[:0]
 	defer func() { // the pool must not keep an old catalogue's campaigns alive
 		clear(st.bids[:len(bids)])
 		clear(st.held[:])
 	}()
-	cur := s.current.Load()
-	if cur == nil {
-		reason = bidder.ReasonNoMatch
-	} else {
-		base := req.engineRequest(arrived)
-		base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
-		for i := range req.imps {
-			d := s.decideImp(r.Context(), cur.catalog, &base, &req.imps[i])
-			if d.Bid() {
-				bids = append(bids, openrtbBid{imp: i, d: d})
-				base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
-				m.impBid.Inc()
-			} else {
-				reason = max(reason, d.Reason)
-				m.impNobid.Inc()
-			}
+	base := req.engineRequest(arrived)
+	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
+	base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
+	for i := range req.imps {
+		d := s.decideImp(r.Context(), cur.catalog, &base, &req.imps[i])
+		if d.Bid() {
+			bids = append(bids, openrtbBid{imp: i, d: d})
+			base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
+			imps.impBid.Inc()
+		} else {
+			reason = max(reason, d.Reason)
+			imps.impNobid.Inc()
 		}
-		s.metrics.decision.Observe(time.Since(arrived).Seconds())
 	}
+	s.metrics.decision.Observe(time.Since(arrived).Seconds())
 	if len(bids) == 0 {
 		if reason == bidder.ReasonNone {
 			reason = bidder.ReasonNoMatch
 		}
-		s.openrtbNoBid(w, r, req.id, reason)
+		s.openrtbNoBid(w, r, wr.m, req.id, reason)
 		return
 	}
-	m.bid.Inc()
+	wr.m.openrtb.bid.Inc()
 	jw := jsoncodec.NewWriter()
 	defer jw.Free()
-	s.encodeOpenRTB(jw, req, bids, cur.creatives)
+	s.encodeOpenRTB(jw, req, bids, cur.creatives, wr)
 	w.Header()["Content-Type"] = hdrJSON
 	_, _ = w.Write(jw.Bytes())
 }
@@ -206,9 +211,9 @@ func (s *Server) stateError(err error) {
 
 // openrtbNoBid answers 204 with X-Nobid-Reason, or, when the exchange asks
 // for reasons (?nbr=1 or X-Openrtb-Nbr: 1), 200 {"id":…,"nbr":N}.
-func (s *Server) openrtbNoBid(w http.ResponseWriter, r *http.Request, id string, reason bidder.NoBidReason) {
-	s.metrics.openrtb.nobid.Inc()
-	s.metrics.reasons[reason].Inc()
+func (s *Server) openrtbNoBid(w http.ResponseWriter, r *http.Request, m *exchangeMetrics, id string, reason bidder.NoBidReason) {
+	m.openrtb.nobid.Inc()
+	m.reasons[reason].Inc()
 	w.Header()["X-Nobid-Reason"] = nobidHeaders[reason]
 	if !wantsNbr(r) {
 		w.WriteHeader(http.StatusNoContent)
@@ -241,24 +246,16 @@ func wantsNbr(r *http.Request) bool {
 	return false
 }
 
-func (s *Server) openrtbReject(code string) {
-	s.metrics.openrtb.rejected.Inc()
-	s.metrics.fail("openrtb", code)
-}
-
 // openrtbBid is one impression's bid.
 type openrtbBid struct {
 	imp int // index in the request's imps
 	d   bidder.Decision
 }
 
-// The parts of recbid's pre-encoded creative fragments (see fragments.go)
-// that an OpenRTB bid does not reuse: the nurl's price macro that opens the
-// tail, and the end of the response that closes it.
-const (
-	nurlPriceMacro = "&price=${AUCTION_PRICE}"
-	responseClose  = "]}]}"
-)
+// responseClose ends a bid response: recbid's creative fragments end with
+// it (see fragments.go), and an OpenRTB answer writes it once, after its
+// last bid.
+const responseClose = "]}]}"
 
 // encodeOpenRTB writes the bid response: recbid's, with one bid per
 // impression that bids and a burl after each nurl:
@@ -269,10 +266,11 @@ const (
 //	 "burl":"…/dsp/win?bidid=B1&price=${AUCTION_PRICE}&billing=1","adm":"…"},
 //	{"id":"B2",…}]}]}
 //
-// Each bid is assembled from its creative's recbid fragments: head (from
-// ,"price": to the nurl's bidid=) and tail (the nurl's price macro, then
-// ,"adm":…} and the response's close).
-func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON) {
+// Each bid is assembled from its creative's recbid fragments, head (from
+// ,"price": to ,"nurl":) and tail (,"adm":…} and the response's close), and
+// the exchange's nurl and burl (their paths and price macro are the
+// exchange's).
+func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON, wr *wire) {
 	var id [32]byte
 	for i := range bids {
 		b := &bids[i]
@@ -291,13 +289,10 @@ func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []
 		jw.RawString(`","impid":`)
 		jw.ASCIIString(req.imps[b.imp].id)
 		jw.Raw(cr.head)
-		jw.Raw(bidID)
-		out := append(jw.Bytes(), nurlPriceMacro+`","burl":`...)
-		out = appendJSONString(out, s.winURL)
-		out = append(out[:len(out)-1], "?bidid="...) // the string stays open for the bid id
-		out = append(out, bidID...)
-		out = append(out, nurlPriceMacro+"&billing=1"...)
-		out = append(out, cr.tail[len(nurlPriceMacro):len(cr.tail)-len(responseClose)]...)
+		out := wr.appendNURL(jw.Bytes(), bidID)
+		out = append(out, `,"burl":`...)
+		out = wr.appendBURL(out, bidID)
+		out = append(out, cr.tail[:len(cr.tail)-len(responseClose)]...)
 		jw.SetBytes(out)
 	}
 	jw.RawString(responseClose)

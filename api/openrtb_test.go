@@ -671,9 +671,9 @@ func TestRecbidFragmentLayout(t *testing.T) {
 	cur := srv.current.Load()
 	require.NotEmpty(t, cur.creatives)
 	for _, cr := range cur.creatives {
-		require.True(t, bytes.HasPrefix(cr.tail, []byte(nurlPriceMacro+`","adm":`)))
+		require.True(t, bytes.HasPrefix(cr.tail, []byte(`,"adm":`)))
 		require.True(t, bytes.HasSuffix(cr.tail, []byte(`"}`+responseClose)))
-		require.True(t, bytes.HasSuffix(cr.head, []byte(`?bidid=`)))
+		require.True(t, bytes.HasSuffix(cr.head, []byte(`,"nurl":`)))
 	}
 }
 
@@ -687,15 +687,15 @@ func TestOpenRTBMetrics(t *testing.T) {
 	w := get(srv.admin, "/metrics")
 	require.Equal(t, http.StatusOK, w.Code)
 	for _, line := range []string{
-		`dspd_openrtb_requests_total{outcome="bid"} 2`,
-		`dspd_openrtb_requests_total{outcome="nobid"} 1`,
-		`dspd_openrtb_requests_total{outcome="rejected"} 2`,
+		`dspd_openrtb_requests_total{exchange="default",outcome="bid"} 2`,
+		`dspd_openrtb_requests_total{exchange="default",outcome="nobid"} 1`,
+		`dspd_openrtb_requests_total{exchange="default",outcome="rejected"} 2`,
 		`dspd_openrtb_impressions_total{outcome="bid"} 3`,
 		`dspd_openrtb_impressions_total{outcome="nobid"} 3`,
-		`dspd_nobid_total{reason="currency"} 1`,
+		`dspd_nobid_total{exchange="default",reason="currency"} 1`,
 		`dspd_http_errors_total{code="missing_field",endpoint="openrtb"} 1`,
 		`dspd_http_errors_total{code="bad_body",endpoint="openrtb"} 1`,
-		`dspd_recbid_requests_total{outcome="bid"} 0`,
+		`dspd_recbid_requests_total{exchange="default",outcome="bid"} 0`,
 	} {
 		assert.Contains(t, w.Body.String(), line+"\n")
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 )
 
@@ -23,6 +24,13 @@ type Config struct {
 	PublicURL string
 	// CampaignsPath is the campaigns file read by Reload.
 	CampaignsPath string
+	// ExchangesPath is the exchanges file read by Reload with the campaigns
+	// (contract section 7); empty: the implicit, open exchange
+	// exchange.DefaultID on the bare paths, with clear prices.
+	ExchangesPath string
+	// TrustedProxies may name a bid request's client in X-Forwarded-For,
+	// for the exchanges' allow lists (default: none, the peer is the client).
+	TrustedProxies exchange.Proxies
 	// TrustRequestTS makes a bid request's ts, when given, its request
 	// time (contract version 1), for replays of recorded traffic and tests.
 	// Off, the request time is the server clock at arrival and ts is only
@@ -44,7 +52,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 	seat    []byte // pre-encoded part between the two bid ids
-	winURL  string
+	prices  pricings
 
 	stateLog    rateLog // state-store failures, seen per request
 	capacityLog rateLog // bids refused because the state is full
@@ -54,11 +62,14 @@ type Server struct {
 	draining atomic.Bool
 }
 
-// serving is one campaign set with its pre-encoded response fragments; a
-// reload swaps a whole new one in, so a request never sees half of one.
+// serving is one campaign set and exchange set with their pre-encoded
+// response fragments; a reload swaps a whole new one in, so a request never
+// sees half of one.
 type serving struct {
 	catalog   *bidder.Catalog
 	creatives []creativeJSON
+	exchanges *exchange.Set
+	wires     map[string]*wire // by exchange id
 	loaded    time.Time
 }
 
@@ -81,20 +92,28 @@ func NewServer(cfg Config, engine *bidder.Engine) (*Server, error) {
 		log:         cfg.Logger,
 		metrics:     newMetrics(engine),
 		seat:        seatJSON(cfg.Seat),
-		winURL:      cfg.PublicURL + winPath,
 		stateLog:    rateLog{log: cfg.Logger},
 		capacityLog: rateLog{log: cfg.Logger},
 	}, nil
 }
 
-// Load publishes cat as the serving campaign set.
-func (s *Server) Load(cat *bidder.Catalog) {
+// Load publishes cat and set as the serving campaign and exchange sets;
+// cat must have been validated for set's exchanges.
+func (s *Server) Load(set *exchange.Set, cat *bidder.Catalog) {
+	wires := make(map[string]*wire, set.Len())
+	for _, ex := range set.All() {
+		wires[ex.ID] = s.newWire(ex)
+	}
+	s.prices.add(set)
 	s.current.Store(&serving{
 		catalog:   cat,
-		creatives: encodeCreatives(cat, s.winURL),
+		creatives: encodeCreatives(cat),
+		exchanges: set,
+		wires:     wires,
 		loaded:    s.engine.Now(),
 	})
 	s.metrics.campaigns.Set(float64(cat.Len()))
+	s.metrics.exchanges.Set(float64(set.Len()))
 }
 
 // Catalog returns the serving campaign set, or nil before the first load.
@@ -105,48 +124,75 @@ func (s *Server) Catalog() *bidder.Catalog {
 	return nil
 }
 
-// Reload reads the campaigns file again and swaps the new set in. On any
-// error the old set keeps serving and the error (a *bidder.CatalogError
-// naming every problem, or an I/O error) is returned.
-func (s *Server) Reload(ctx context.Context) (int, error) {
+// Loaded says what a reload put in service.
+type Loaded struct {
+	Campaigns, Exchanges int
+}
+
+// Reload reads the exchanges file (when there is one) and the campaigns
+// file again, as one set, and swaps them in. On any error the old sets keep
+// serving and the error is returned: a *exchange.FileError or a
+// *bidder.CatalogError naming every problem, or an I/O error.
+func (s *Server) Reload(ctx context.Context) (Loaded, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	start := time.Now()
-	cat, err := bidder.LoadCatalogFile(s.cfg.CampaignsPath)
+	set, cat, err := s.readSets()
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
 		s.metrics.reloadFailed.Inc()
-		s.log.Error("reload rejected; the previous campaigns keep serving",
-			"file", s.cfg.CampaignsPath, "err", err)
-		return 0, fmt.Errorf("reload %s: %w", s.cfg.CampaignsPath, err)
+		s.log.Error("reload rejected; the previous campaigns and exchanges keep serving", "err", err)
+		return Loaded{}, fmt.Errorf("reload: %w", err)
 	}
-	s.Load(cat)
+	s.Load(set, cat)
 	s.metrics.reloadOK.Inc()
 	s.log.Info("campaigns loaded", "file", s.cfg.CampaignsPath, "campaigns", cat.Len(),
-		"creatives", cat.NumCreatives(), "took", time.Since(start).Round(time.Millisecond))
-	return cat.Len(), nil
+		"creatives", cat.NumCreatives(), "exchanges", set.IDs(), "took", time.Since(start).Round(time.Millisecond))
+	return Loaded{Campaigns: cat.Len(), Exchanges: set.Len()}, nil
+}
+
+// readSets reads and validates the exchanges, then the campaigns against
+// them.
+func (s *Server) readSets() (*exchange.Set, *bidder.Catalog, error) {
+	set := exchange.Implicit()
+	if s.cfg.ExchangesPath != "" {
+		var err error
+		if set, err = exchange.Load(s.cfg.ExchangesPath); err != nil {
+			return nil, nil, fmt.Errorf("exchanges %s: %w", s.cfg.ExchangesPath, err)
+		}
+	}
+	cat, err := bidder.LoadCatalogFile(s.cfg.CampaignsPath, set.IDs())
+	if err != nil {
+		return nil, nil, fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, err)
+	}
+	return set, cat, nil
+}
+
+// Exchanges returns the serving exchange set, or nil before the first load.
+func (s *Server) Exchanges() *exchange.Set {
+	if cur := s.current.Load(); cur != nil {
+		return cur.exchanges
+	}
+	return nil
 }
 
 // SetDraining marks the server as shutting down: /readyz answers 503 so
 // that load balancers stop sending traffic.
 func (s *Server) SetDraining() { s.draining.Store(true) }
 
-// Routes of the public listener.
-const (
-	recbidPath = "/dsp/recbid"
-	winPath    = "/dsp/win"
-)
-
 // PublicHandler returns the router of the public listener: the bidding
-// endpoints and 404 elsewhere. Its only middleware turns panics into 500s;
-// it neither logs nor allocates per request.
+// endpoints of every exchange (the bare paths for exchange.DefaultID) and
+// 404 elsewhere. Its only middleware turns panics into 500s; it neither
+// logs nor allocates per request.
 func (s *Server) PublicHandler() http.Handler {
 	r := newRouter()
 	r.Use(s.recoverPanics)
-	r.HandleFunc(recbidPath, s.handleRecbid)
-	r.HandleFunc(winPath, s.handleWin)
-	r.HandleFunc(openrtbPath, s.handleOpenRTB)
+	for _, path := range []string{"", "/{" + exchangeKey + "}"} {
+		r.HandleFunc(recbidPath+path, s.handleRecbid)
+		r.HandleFunc(winPath+path, s.handleWin)
+		r.HandleFunc(openrtbPath+path, s.handleOpenRTB)
+	}
 	return r
 }

@@ -4,26 +4,37 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 )
 
-// handleWin serves GET /dsp/win?bidid=…&price=…, the exchange's win notice.
-// Checks run in this order: method; a query that is not valid url-encoding
-// (400 bad_query); bidid missing (400 missing_field); price missing (400
-// missing_field), malformed or zero (400 invalid_field); unknown or expired bid
-// (404 unknown_bid); price above the bid's price (400 invalid_field); then
-// the first notice is recorded (204) and repeats answer 204 with
-// X-Win-Duplicate: 1. Nothing is recorded for a rejected notice.
+// handleWin serves GET /dsp/win[/EXCHANGE]?bidid=…&price=…, an exchange's
+// win notice. Checks run in this order: method; a query that is not valid
+// url-encoding (400 bad_query); bidid missing (400 missing_field); price
+// missing (400 missing_field); an unknown or expired bid, or a bid made for
+// another exchange than the path's (404 unknown_bid); a price that the
+// bid's price rules (those of its exchange when it was made) refuse:
+// malformed, zero, not signed by the exchange (400 invalid_field); a price
+// above the bid's own (400 invalid_field); then the first notice is
+// recorded (204) and repeats answer 204 with X-Win-Duplicate: 1. Nothing is
+// recorded for a rejected notice. Win notices are not filtered by source:
+// the encrypted price is their guard.
 func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
+	id, ok := exchangeOf(r)
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	m := s.metrics.known(id)
 	if r.Method != http.MethodGet {
-		s.winReject(errMethodNotAllowed)
+		s.winReject(m, errMethodNotAllowed)
 		methodNotAllowed(w, hdrAllowGET)
 		return
 	}
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
 	if len(r.URL.RawQuery) > MaxBodyBytes {
-		s.winReject(errBadQuery)
+		s.winReject(m, errBadQuery)
 		writeError(w, http.StatusBadRequest, errBadQuery, "", "query too long")
 		return
 	}
@@ -31,67 +42,110 @@ func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
 	bidIDText, priceText, err := parseWinQuery(q)
 	switch {
 	case err != nil:
-		s.winReject(errBadQuery)
+		s.winReject(m, errBadQuery)
 		writeError(w, http.StatusBadRequest, errBadQuery, "", "query is not valid url-encoding")
 		return
 	case bidIDText == nil:
-		s.winReject(errMissingField)
+		s.winReject(m, errMissingField)
 		writeError(w, http.StatusBadRequest, errMissingField, "bidid", "bidid is required")
 		return
 	case priceText == nil:
-		s.winReject(errMissingField)
+		s.winReject(m, errMissingField)
 		writeError(w, http.StatusBadRequest, errMissingField, "price", "price is required")
 		return
 	}
-	price, err := bidder.ParseMicros(priceText)
-	if err != nil || price == 0 {
-		// A zero price is refused too: a leaked nurl fired at 0 must not
-		// claim the win before the exchange's own notice.
-		s.winReject(errInvalidField)
-		writeError(w, http.StatusBadRequest, errInvalidField, "price",
-			"price must be a decimal > 0 with at most 6 fractional digits")
-		return
-	}
-	id, ok := bidder.ParseBidID(bidIDText)
-	if !ok {
-		s.winReject(errUnknownBid)
-		writeError(w, http.StatusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
-		return
-	}
-	out, err := s.engine.Win(r.Context(), id, price)
+	bidID, rec, err := s.peekBid(r, bidIDText, id)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid):
-		s.winReject(errUnknownBid)
+		s.winReject(m, errUnknownBid)
+		writeError(w, http.StatusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
+		return
+	case err != nil:
+		s.winUnavailable(w, m, bidID, err)
+		return
+	}
+	price, err := s.decodePrice(rec, priceText)
+	if err != nil {
+		s.winReject(m, errInvalidField)
+		writeError(w, http.StatusBadRequest, errInvalidField, "price", priceMessage(rec))
+		return
+	}
+	out, err := s.engine.Win(r.Context(), bidID, price)
+	switch {
+	case errors.Is(err, bidder.ErrUnknownBid): // expired since the peek
+		s.winReject(m, errUnknownBid)
 		writeError(w, http.StatusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
 		return
 	case errors.Is(err, bidder.ErrPriceAboveBid):
-		s.winReject(errInvalidField)
+		s.winReject(m, errInvalidField)
 		writeError(w, http.StatusBadRequest, errInvalidField, "price", "price is above the bid's price")
 		return
 	case err != nil:
-		// The books could not be written: a state store failure, never a
-		// client's doing.
-		s.metrics.stateErrors.Inc()
-		s.stateLog.error("win not recorded", "bidid", id.String(), "err", err)
-		w.Header()["Retry-After"] = hdrRetryAfter1
-		writeError(w, http.StatusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
+		s.winUnavailable(w, m, bidID, err)
 		return
 	}
 	switch {
 	case out.Duplicate:
-		s.metrics.winDuplicate.Inc()
+		m.winDuplicate.Inc()
 		w.Header()["X-Win-Duplicate"] = hdrDuplicateOn
 	case out.Record.Test:
-		s.metrics.winTest.Inc()
+		m.winTest.Inc()
 	default:
-		s.metrics.winRecorded.Inc()
-		s.metrics.spend.Add(float64(price))
+		m.winRecorded.Inc()
+		m.spend.Add(float64(price))
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) winReject(code string) {
-	s.metrics.winRejected.Inc()
+// peekBid finds the live bid a notice names, made for exchange: a bidid
+// that is not 32 hex digits, or a bid of another exchange, is unknown.
+func (s *Server) peekBid(r *http.Request, text []byte, exchange string) (bidder.BidID, bidder.BidRecord, error) {
+	id, ok := bidder.ParseBidID(text)
+	if !ok {
+		return id, bidder.BidRecord{}, bidder.ErrUnknownBid
+	}
+	rec, err := s.engine.Peek(r.Context(), id)
+	if err == nil && rec.Exchange != exchange {
+		err = bidder.ErrUnknownBid // as if it did not exist
+	}
+	return id, rec, err
+}
+
+// decodePrice reads a notice's price by the rules the bid was made under.
+// A bid whose rules this server never loaded (another replica's, on an
+// exchanges file this one does not have) is refused like a bad price, and
+// logged.
+func (s *Server) decodePrice(rec bidder.BidRecord, text []byte) (bidder.Micros, error) {
+	p := s.prices.get(rec.Pricing)
+	if p == nil {
+		s.stateLog.error("win notice for a bid made under price rules this server never loaded: load the same exchanges file on every replica",
+			"exchange", rec.Exchange, "pricing", rec.Pricing)
+		return 0, exchange.ErrPrice
+	}
+	return p.Decode(text)
+}
+
+// priceMessage says what the rules of a bid's exchange want of a price.
+// (The cause stays out of the answer: a forger learns nothing from it.)
+func priceMessage(rec bidder.BidRecord) string {
+	if rec.Pricing == exchange.ClearPricing().Fingerprint() {
+		return "price must be a decimal > 0 with at most 6 fractional digits"
+	}
+	return "price must be the exchange's encrypted price, signed with its keys, above 0"
+}
+
+// winUnavailable answers a notice the books could not take: a state store
+// failure, never a client's doing, to be retried.
+func (s *Server) winUnavailable(w http.ResponseWriter, m *exchangeMetrics, id bidder.BidID, err error) {
+	s.metrics.stateErrors.Inc()
+	m.winRejected.Inc()
+	s.stateLog.error("win not recorded", "bidid", id.String(), "err", err)
+	w.Header()["Retry-After"] = hdrRetryAfter1
+	writeError(w, http.StatusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
+}
+
+func (s *Server) winReject(m *exchangeMetrics, code string) {
+	m.winRejected.Inc()
 	s.metrics.fail("win", code)
 }
 

@@ -79,7 +79,7 @@ func TestDecideCapacity(t *testing.T) {
 	assert.ErrorIs(t, err, ErrCapacity)
 	assert.Equal(t, ReasonCapacity.String(), second.Reason.String())
 	assert.Nil(t, second.Campaign)
-	st, _, _ := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
 	assert.Equal(t, int64(1), st.Bids, "the refused bid is not counted")
 	_, err = e.Win(ctx, first.BidID, usd(1))
 	assert.NoError(t, err, "the held record is still won")

@@ -56,6 +56,7 @@ type Targeting struct {
 	ExcludeBundles             []string
 	Cats                       []string
 	Hours                      []int
+	Exchanges                  []string // exchange ids; empty: any exchange
 }
 
 // Creative is one ad of a campaign.

@@ -43,10 +43,15 @@ func (e *CatalogError) Error() string {
 // Unwrap makes errors.Is(err, ErrInvalidCatalog) hold.
 func (e *CatalogError) Unwrap() error { return ErrInvalidCatalog }
 
-// LoadCatalogFile reads, validates and indexes a campaigns file. A file with
-// any error is rejected whole: the error is a *CatalogError naming every
-// problem, or an I/O error.
-func LoadCatalogFile(path string) (*Catalog, error) {
+// DefaultExchange is the id of the exchange a server without an exchanges
+// file trades with: the only one its campaigns may target.
+const DefaultExchange = "default"
+
+// LoadCatalogFile reads, validates and indexes a campaigns file whose
+// campaigns may target the given exchanges (nil: DefaultExchange only). A
+// file with any error is rejected whole: the error is a *CatalogError
+// naming every problem, or an I/O error.
+func LoadCatalogFile(path string, exchanges []string) (*Catalog, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open campaigns: %w", err)
@@ -59,23 +64,28 @@ func LoadCatalogFile(path string) (*Catalog, error) {
 	if len(data) > MaxCatalogBytes {
 		return nil, &CatalogError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxCatalogBytes)}}
 	}
-	return ParseCatalog(data)
+	return ParseCatalogFor(data, exchanges)
 }
 
-// ParseCatalog validates and indexes the JSON text of a campaigns file.
-func ParseCatalog(data []byte) (*Catalog, error) {
+// ParseCatalog validates and indexes the JSON text of a campaigns file for a
+// server without an exchanges file.
+func ParseCatalog(data []byte) (*Catalog, error) { return ParseCatalogFor(data, nil) }
+
+// ParseCatalogFor validates and indexes the JSON text of a campaigns file
+// whose campaigns may target the given exchanges (nil: DefaultExchange only).
+func ParseCatalogFor(data []byte, exchanges []string) (*Catalog, error) {
 	// Fast path: one json-iterator pass over a well-formed file.
 	var top struct {
 		Campaigns *[]*fileCampaign `json:"campaigns"` // pointers: growing the slice copies little
 	}
 	if err := jsoncodec.Unmarshal(data, &top); err != nil {
-		return nil, decodeProblems(data)
+		return nil, decodeProblems(data, exchanges)
 	}
 	if top.Campaigns == nil {
 		return nil, &CatalogError{Problems: []string{`no "campaigns" list`}}
 	}
 	fcs := *top.Campaigns
-	ch := newFileChecker(len(fcs))
+	ch := newFileChecker(len(fcs), exchanges)
 	for i, fc := range fcs {
 		if fc == nil { // a null in the list
 			ch.problems = append(ch.problems, fmt.Sprintf("campaign #%d: not an object", i))
@@ -92,7 +102,7 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 // decodeProblems names what makes a file undecodable, campaign by campaign,
 // with encoding/json's precise messages: the slow path, taken only for a file
 // that is rejected anyway.
-func decodeProblems(data []byte) error {
+func decodeProblems(data []byte, exchanges []string) error {
 	var top struct {
 		Campaigns *[]json.RawMessage `json:"campaigns"`
 	}
@@ -102,7 +112,7 @@ func decodeProblems(data []byte) error {
 	if top.Campaigns == nil {
 		return &CatalogError{Problems: []string{`no "campaigns" list`}}
 	}
-	ch := newFileChecker(len(*top.Campaigns))
+	ch := newFileChecker(len(*top.Campaigns), exchanges)
 	for i, raw := range *top.Campaigns {
 		var fc fileCampaign
 		if err := json.Unmarshal(raw, &fc); err != nil {
@@ -123,14 +133,22 @@ type fileChecker struct {
 	problems  []string
 	campaigns []*Campaign
 	seen      map[string]int
+	exchanges map[string]bool // the exchange ids campaigns may target
 }
 
-func newFileChecker(n int) *fileChecker {
-	return &fileChecker{campaigns: make([]*Campaign, 0, n), seen: make(map[string]int, n)}
+func newFileChecker(n int, exchanges []string) *fileChecker {
+	if exchanges == nil {
+		exchanges = []string{DefaultExchange}
+	}
+	known := make(map[string]bool, len(exchanges))
+	for _, id := range exchanges {
+		known[id] = true
+	}
+	return &fileChecker{campaigns: make([]*Campaign, 0, n), seen: make(map[string]int, n), exchanges: known}
 }
 
 func (ch *fileChecker) check(i int, fc *fileCampaign) {
-	c, errs := fc.validate()
+	c, errs := fc.validate(ch.exchanges)
 	name := campaignName(i, fc.ID)
 	for _, e := range errs {
 		ch.problems = append(ch.problems, "campaign "+name+": "+e)
@@ -187,6 +205,7 @@ type fileTargeting struct {
 	ExcludeBundles []string    `json:"exclude_bundles"`
 	Cats           []string    `json:"cats"`
 	Hours          []rawNumber `json:"hours"`
+	Exchanges      []string    `json:"exchanges"`
 }
 
 type fileCreative struct {

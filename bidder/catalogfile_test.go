@@ -136,6 +136,10 @@ func TestParseCatalogRules(t *testing.T) {
 		{"targeting.hours", `[24]`, "targeting.hours[0]: must be an integer 0–23"},
 		{"targeting.os", `["windows phone"]`, "targeting.os[0]: malformed value"},
 		{"targeting.cats", `[]`, ""},
+		{"targeting.exchanges", `["default"]`, ""},
+		{"targeting.exchanges", `[]`, ""},
+		{"targeting.exchanges", `["adx"]`, `targeting.exchanges[0]: unknown exchange "adx": no exchange declares it`},
+		{"targeting.exchanges", `[""]`, "targeting.exchanges[0]: must not be empty"},
 		{"creatives", `[]`, "creatives: at least one creative is required"},
 		{"creatives[0].w", `0`, "campaign c-0001: creatives[0].w: must be an integer 1–10000"},
 		{"creatives[0].h", `10001`, "creatives[0].h: must be an integer 1–10000"},
@@ -190,12 +194,29 @@ func TestLoadCatalogFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"campaigns":[`+validCampaign+`]}`), 0o644))
-	cat, err := LoadCatalogFile(path)
+	cat, err := LoadCatalogFile(path, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, cat.Len())
 
-	_, err = LoadCatalogFile(filepath.Join(dir, "missing.json"))
+	_, err = LoadCatalogFile(filepath.Join(dir, "missing.json"), nil)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, os.ErrNotExist))
 	assert.False(t, errors.Is(err, ErrInvalidCatalog))
+}
+
+// TestCatalogExchanges: a campaign may target the exchanges the server
+// trades with, and no other.
+func TestCatalogExchanges(t *testing.T) {
+	file := []byte(`{"campaigns":[` + withField(t, "targeting.exchanges", `["adx","ox"]`) + `]}`)
+	_, err := ParseCatalog(file)
+	var ce *CatalogError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, []string{
+		`campaign c-0001: targeting.exchanges[0]: unknown exchange "adx": no exchange declares it`,
+		`campaign c-0001: targeting.exchanges[1]: unknown exchange "ox": no exchange declares it`,
+	}, ce.Problems)
+	cat, err := ParseCatalogFor(file, []string{"adx", "ox", "other"})
+	require.NoError(t, err)
+	c, _ := cat.Campaign("c-0001")
+	assert.Equal(t, []string{"adx", "ox"}, c.Targeting.Exchanges)
 }

@@ -313,7 +313,7 @@ func TestDecideKeepsTheBidRecord(t *testing.T) {
 	assert.Equal(t, Claimed, res)
 	assert.Equal(t, BidRecord{ID: d.BidID, CampaignID: "c1", CreativeID: "c1-a", User: testHashKey.User("user-7"),
 		TimeS: req.TimeMs / 1000, Price: usd(2.5), PeriodS: 60}, rec)
-	st, ok, err := ledger.Stats(context.Background(), "c1", DayOf(req.TimeMs))
+	st, ok, err := ledger.Stats(context.Background(), "c1", "", DayOf(req.TimeMs))
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, DayStats{Bids: 1}, st)
@@ -322,7 +322,7 @@ func TestDecideKeepsTheBidRecord(t *testing.T) {
 	req.UID = "user-8"
 	d = decide(e, cat, req)
 	require.True(t, d.Bid())
-	st, _, _ = ledger.Stats(context.Background(), "c1", DayOf(req.TimeMs))
+	st, _, _ = ledger.Stats(context.Background(), "c1", "", DayOf(req.TimeMs))
 	assert.Equal(t, int64(1), st.Bids, "test bids are not counted")
 	assert.Equal(t, 2, bids.Len(), "test bids are kept")
 }

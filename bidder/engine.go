@@ -331,6 +331,8 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 	rec := BidRecord{
 		CampaignID: c.ID,
 		CreativeID: d.Creative.ID,
+		Exchange:   req.Exchange,
+		Pricing:    req.Pricing,
 		TimeS:      floorDiv(req.TimeMs, 1000),
 		Price:      d.Price,
 		Test:       req.Test,
@@ -340,7 +342,7 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 	}
 	day := DayOf(req.TimeMs)
 	if !req.Test { // a test bid's win records nothing: it needs no room
-		room := Room{CampaignID: c.ID, Day: day}
+		room := Room{CampaignID: c.ID, Exchange: req.Exchange, Day: day}
 		if !rec.User.IsZero() {
 			room.User, room.PeriodS, room.Window = rec.User, rec.PeriodS, c.FreqCap.Window(req.TimeMs)
 			room.Until = e.counterUntil(now, req.TimeMs, room.PeriodS, room.Window)
@@ -354,7 +356,7 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 		return refuse(d, fmt.Errorf("save bid: %w", err))
 	}
 	if !req.Test {
-		if err := e.ledger.RecordBid(ctx, c.ID, day); err != nil {
+		if err := e.ledger.RecordBid(ctx, c.ID, req.Exchange, day); err != nil {
 			return refuse(d, fmt.Errorf("count bid: %w", err))
 		}
 	}

@@ -26,6 +26,7 @@ const (
 	bitInventory // site in sites, or bundle in bundles
 	bitCats
 	bitHours
+	bitExchange
 	bitExcluded uint32 = 1 << 31
 )
 
@@ -45,6 +46,7 @@ type sizeIndex struct {
 	sites     map[string][]uint32
 	bundles   map[string][]uint32
 	cats      map[string][]uint32
+	exchanges map[string][]uint32
 	devtypes  [8][]uint32
 	hours     [24][]uint32
 }
@@ -88,6 +90,7 @@ func buildIndex(cs []*Campaign) index {
 		req |= flagIf(len(t.Sites) > 0 || len(t.Bundles) > 0, bitInventory)
 		req |= flagIf(len(t.Cats) > 0, bitCats)
 		req |= flagIf(len(t.Hours) > 0, bitHours)
+		req |= flagIf(len(t.Exchanges) > 0, bitExchange)
 		ix.required[i] = req
 
 		keys = keys[:0]
@@ -126,6 +129,7 @@ func newSizeIndex() *sizeIndex {
 		sites:     make(map[string][]uint32),
 		bundles:   make(map[string][]uint32),
 		cats:      make(map[string][]uint32),
+		exchanges: make(map[string][]uint32),
 	}
 }
 
@@ -142,6 +146,7 @@ func (si *sizeIndex) add(n uint32, c *Campaign, required uint32) {
 	addAll(si.sites, t.Sites, n)
 	addAll(si.bundles, t.Bundles, n)
 	addAll(si.cats, t.Cats, n)
+	addAll(si.exchanges, t.Exchanges, n)
 	for _, d := range t.DevTypes {
 		si.devtypes[d] = appendPosting(si.devtypes[d], n)
 	}

@@ -63,6 +63,7 @@ func naiveDecide(cs []*Campaign, r *Request) (reason NoBidReason, winner *Campai
 		}
 		hour := int(r.TimeMs / 3_600_000 % 24)
 		ok = ok && (len(t.Hours) == 0 || slices.Contains(t.Hours, hour))
+		ok = ok && (len(t.Exchanges) == 0 || slices.Contains(t.Exchanges, r.Exchange))
 		cr := ""
 		for _, x := range c.Creatives {
 			if x.W == r.W && x.H == r.H && (x.Secure || !r.Secure) {
@@ -105,6 +106,7 @@ var (
 	vCats      = []string{"IAB1", "IAB1-2", "IAB12", "IAB12-1", "iab3", "IAB3-1-1"}
 	vDomains   = []string{"x.example", "Y.example", "z.example"}
 	vSizes     = [][2]int{{300, 250}, {320, 50}, {728, 90}}
+	vExchanges = []string{"default", "adx", "ox"}
 )
 
 func pick[T any](rng *rand.Rand, v []T) T { return v[rng.IntN(len(v))] }
@@ -144,6 +146,7 @@ func randomCampaign(rng *rand.Rand, i int) *Campaign {
 	if rng.IntN(10) == 0 {
 		c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60}
 	}
+	c.Targeting.Exchanges = some(rng, vExchanges, 0.15)
 	switch rng.IntN(20) {
 	case 0, 1:
 		c.DailyBudget = 1
@@ -182,6 +185,7 @@ func randomRequest(rng *rand.Rand) Request {
 	if rng.IntN(30) == 0 {
 		r.Cur = "EUR"
 	}
+	r.Exchange = pick(rng, vExchanges)
 	return r
 }
 

@@ -29,7 +29,7 @@ func TestChooseKeepsNothing(t *testing.T) {
 	assert.Equal(t, usd(2.5), d.Price)
 	assert.Equal(t, BidID{}, d.BidID, "no bid id before Keep")
 	assert.Zero(t, bids.Len(), "no record before Keep")
-	_, ok, err := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	_, ok, err := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
 	require.NoError(t, err)
 	assert.False(t, ok, "no bid counted before Keep")
 
@@ -42,7 +42,7 @@ func TestChooseKeepsNothing(t *testing.T) {
 	assert.Equal(t, Claimed, res)
 	assert.Equal(t, BidRecord{ID: d.BidID, CampaignID: "c1", CreativeID: "c1-a", User: testHashKey.User("user-7"),
 		TimeS: req.TimeMs / 1000, Price: usd(2.5), PeriodS: 60}, rec)
-	st, _, err := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	st, _, err := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
 	require.NoError(t, err)
 	assert.Equal(t, DayStats{Bids: 1}, st)
 
@@ -164,6 +164,6 @@ func TestKeepStoreFailure(t *testing.T) {
 	assert.ErrorIs(t, err, errBidsDown)
 	assert.Equal(t, ReasonStateUnavailable.String(), d.Reason.String())
 	assert.Nil(t, d.Campaign)
-	st, _, _ := ledger.Stats(context.Background(), "c1", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(context.Background(), "c1", "", DayOf(req.TimeMs))
 	assert.Zero(t, st.Bids, "a bid whose record cannot be kept is not counted")
 }

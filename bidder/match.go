@@ -74,6 +74,7 @@ func (c *Catalog) prepare(req *Request, s *scratch) bool {
 	if req.TimeMs >= 0 {
 		s.add(si.hours[floorDiv(req.TimeMs, 3_600_000)%24], bitHours)
 	}
+	s.add(lookup(si.exchanges, req.Exchange, buf), bitExchange)
 	// Exclusions come last: they only mark campaigns already touched.
 	ix := &c.idx
 	s.add(lookup(ix.exclSites, req.Site, buf), bitExcluded)

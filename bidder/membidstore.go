@@ -69,9 +69,11 @@ type MemoryBidStore struct {
 	maxPause atomic.Int64 // nanoseconds
 }
 
-// bidTerms is what a record keeps of the campaign it bid for.
+// bidTerms is what a record keeps of the campaign it bid for and the
+// exchange it bid on.
 type bidTerms struct {
 	campaign, creative string
+	exchange, pricing  string
 	price              Micros
 	periodS            int64
 }
@@ -168,7 +170,8 @@ func (s *MemoryBidStore) Save(_ context.Context, rec BidRecord, now time.Time) (
 	r := ringRecord{
 		secret0: binary.BigEndian.Uint64(id[4:12]),
 		secret1: binary.BigEndian.Uint32(id[12:16]),
-		meta:    s.terms.id(bidTerms{rec.CampaignID, rec.CreativeID, rec.Price, rec.PeriodS}) << metaTermsShift,
+		meta: s.terms.id(bidTerms{campaign: rec.CampaignID, creative: rec.CreativeID, exchange: rec.Exchange,
+			pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
 		expires: ceilSeconds(now.Add(s.ttl)),
 		user:    rec.User,
 		timeS:   rec.TimeS,
@@ -220,24 +223,51 @@ func ceilSeconds(t time.Time) int64 {
 	return t.Unix()
 }
 
-// Claim implements BidStore.
-func (s *MemoryBidStore) Claim(_ context.Context, id BidID, price Micros, now time.Time) (BidRecord, ClaimResult, error) {
+// find returns the shard of id and, with the shard locked, its live record;
+// nil (and the shard unlocked) for an unknown or expired bid.
+func (s *MemoryBidStore) find(id BidID, now time.Time) (*ring, *ringRecord) {
 	place := binary.BigEndian.Uint32(id[:4])
 	shard, slot := int(place>>slotBits), uint64(place&(1<<slotBits-1))
 	secret0, secret1 := binary.BigEndian.Uint64(id[4:12]), binary.BigEndian.Uint32(id[12:16])
 	if shard >= s.nshards || secret0 == 0 {
-		return BidRecord{}, 0, ErrUnknownBid
+		return nil, nil
 	}
 	sh := &s.shards[shard]
 	sh.mu.Lock()
 	r := sh.existing(slot)
 	if r == nil || r.secret0 != secret0 || r.secret1 != secret1 || r.expires <= now.Unix() {
 		sh.mu.Unlock()
+		return nil, nil
+	}
+	return sh, r
+}
+
+// record returns what r holds, as a BidRecord of id.
+func (s *MemoryBidStore) record(id BidID, r *ringRecord, terms bidTerms) BidRecord {
+	return BidRecord{ID: id, CampaignID: terms.campaign, CreativeID: terms.creative, Exchange: terms.exchange,
+		Pricing: terms.pricing, User: r.user, TimeS: r.timeS, Price: terms.price, Test: r.meta&metaTest != 0,
+		PeriodS: terms.periodS}
+}
+
+// Peek implements BidStore.
+func (s *MemoryBidStore) Peek(_ context.Context, id BidID, now time.Time) (BidRecord, error) {
+	sh, r := s.find(id, now)
+	if r == nil {
+		return BidRecord{}, ErrUnknownBid
+	}
+	defer sh.mu.Unlock()
+	return s.record(id, r, s.terms.value(r.meta>>metaTermsShift)), nil
+}
+
+// Claim implements BidStore.
+func (s *MemoryBidStore) Claim(_ context.Context, id BidID, price Micros, now time.Time) (BidRecord, ClaimResult, error) {
+	sh, r := s.find(id, now)
+	if r == nil {
 		return BidRecord{}, 0, ErrUnknownBid
 	}
+	defer sh.mu.Unlock()
 	terms := s.terms.value(r.meta >> metaTermsShift)
 	if price > terms.price {
-		sh.mu.Unlock()
 		return BidRecord{}, 0, ErrPriceAboveBid
 	}
 	res := Duplicate
@@ -245,10 +275,7 @@ func (s *MemoryBidStore) Claim(_ context.Context, id BidID, price Micros, now ti
 		res = Claimed
 		r.meta |= metaWon
 	}
-	out := BidRecord{ID: id, CampaignID: terms.campaign, CreativeID: terms.creative, User: r.user,
-		TimeS: r.timeS, Price: terms.price, Test: r.meta&metaTest != 0, PeriodS: terms.periodS}
-	sh.mu.Unlock()
-	return out, res, nil
+	return s.record(id, r, terms), res, nil
 }
 
 // Len implements BidStore: the records held, the expired ones not yet

@@ -55,11 +55,16 @@ type MemoryLedger struct {
 	maxPause  atomic.Int64 // nanoseconds
 }
 
-// dayKey names a campaign's day; the campaign is interned.
+// dayKey names a campaign's day, for one exchange or (exchange allExchanges)
+// for all; campaign and exchange are interned.
 type dayKey struct {
-	campaign uint32
-	day      Day
+	campaign, exchange uint32
+	day                Day
 }
+
+// allExchanges is the interned exchange of the counters of all exchanges:
+// the empty id, interned first.
+const allExchanges = 0
 
 type dayCounters struct {
 	bids, wins, spend atomic.Int64
@@ -125,6 +130,7 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	}
 	l := &MemoryLedger{hashKey: cfg.HashKey, campaigns: newInterner[string](), clock: cfg.Clock,
 		dayTTL: int64(cfg.DayTTL / time.Second)}
+	l.campaigns.id("") // allExchanges: ids and exchanges share the interner
 	for i := range l.days {
 		l.days[i] = shard[dayKey, *dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
 		l.freq[i] = shard[freqKey, freqCounter]{m: make(map[freqKey]freqCounter), max: max(1, cfg.MaxFreqCounters/memShards)}
@@ -142,12 +148,19 @@ func (l *MemoryLedger) dayExpired(_ dayKey, c *dayCounters, now int64) bool {
 
 func freqExpired(_ freqKey, c freqCounter, now int64) bool { return c.expires <= now }
 
+// dayKey names the counters of a campaign's day for all exchanges.
 func (l *MemoryLedger) dayKey(campaign string, day Day) dayKey {
 	return dayKey{campaign: l.campaigns.id(campaign), day: day}
 }
 
+// exchangeKey names the counters of a campaign's day for one exchange;
+// "" names those of all.
+func (l *MemoryLedger) exchangeKey(campaign, exchange string, day Day) dayKey {
+	return dayKey{campaign: l.campaigns.id(campaign), exchange: l.campaigns.id(exchange), day: day}
+}
+
 func (l *MemoryLedger) dayShard(k dayKey) *shard[dayKey, *dayCounters] {
-	h := (uint64(k.campaign) + uint64(uint32(k.day))<<32) * 0x9e3779b97f4a7c15
+	h := (uint64(k.campaign) + uint64(k.exchange)<<20 + uint64(uint32(k.day))<<40) * 0x9e3779b97f4a7c15
 	return &l.days[h>>58] // the top 6 bits
 }
 
@@ -238,15 +251,19 @@ func (l *MemoryLedger) Usage(_ context.Context, qs []UsageQuery) error {
 // is kept (seconds), so that a user's next bids within it need no write.
 const counterSlack = 10
 
-// Reserve implements Ledger: the day's counters and the user's frequency
-// counter are created if absent, the latter kept until at least r.Until.
+// Reserve implements Ledger: the day's counters (of all exchanges and of
+// the bid's) and the user's frequency counter are created if absent, the
+// latter kept until at least r.Until.
 func (l *MemoryLedger) Reserve(_ context.Context, r Room) error {
 	now := l.clock().Unix()
-	c, err := l.dayOrNew(l.dayKey(r.CampaignID, r.Day), now, true)
-	if err != nil {
-		return err
+	keys, n := l.dayKeys(r.CampaignID, r.Exchange, r.Day)
+	for _, k := range keys[:n] {
+		c, err := l.dayOrNew(k, now, true)
+		if err != nil {
+			return err
+		}
+		c.touched.Store(now)
 	}
-	c.touched.Store(now)
 	if r.User.IsZero() || r.PeriodS <= 0 {
 		return nil
 	}
@@ -271,12 +288,27 @@ func (l *MemoryLedger) Reserve(_ context.Context, r Room) error {
 	return nil
 }
 
+// dayKeys returns the day counters a bid or win writes: those of all
+// exchanges, and those of its own (when it names one).
+func (l *MemoryLedger) dayKeys(campaign, exchange string, day Day) ([2]dayKey, int) {
+	all := l.dayKey(campaign, day)
+	if exchange == "" {
+		return [2]dayKey{all}, 1
+	}
+	own := all
+	own.exchange = l.campaigns.id(exchange)
+	return [2]dayKey{all, own}, 2
+}
+
 // RecordBid implements Ledger.
-func (l *MemoryLedger) RecordBid(_ context.Context, campaignID string, day Day) error {
+func (l *MemoryLedger) RecordBid(_ context.Context, campaignID, exchange string, day Day) error {
 	now := l.clock().Unix()
-	c, _ := l.dayOrNew(l.dayKey(campaignID, day), now, false) // Reserve made room
-	c.bids.Add(1)
-	c.touched.Store(now)
+	keys, n := l.dayKeys(campaignID, exchange, day)
+	for _, k := range keys[:n] {
+		c, _ := l.dayOrNew(k, now, false) // Reserve made room
+		c.bids.Add(1)
+		c.touched.Store(now)
+	}
 	return nil
 }
 
@@ -284,10 +316,13 @@ func (l *MemoryLedger) RecordBid(_ context.Context, campaignID string, day Day) 
 // counters, and they outlive its record.
 func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 	now := l.clock().Unix()
-	c, _ := l.dayOrNew(l.dayKey(w.CampaignID, w.Day), now, false)
-	c.wins.Add(1)
-	c.spend.Add(int64(w.Price))
-	c.touched.Store(now)
+	keys, n := l.dayKeys(w.CampaignID, w.Exchange, w.Day)
+	for _, k := range keys[:n] {
+		c, _ := l.dayOrNew(k, now, false)
+		c.wins.Add(1)
+		c.spend.Add(int64(w.Price))
+		c.touched.Store(now)
+	}
 	if w.User.IsZero() || w.PeriodS <= 0 {
 		return nil
 	}
@@ -305,8 +340,8 @@ func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 }
 
 // Stats implements Ledger.
-func (l *MemoryLedger) Stats(_ context.Context, campaignID string, day Day) (DayStats, bool, error) {
-	c := l.day(l.dayKey(campaignID, day))
+func (l *MemoryLedger) Stats(_ context.Context, campaignID, exchange string, day Day) (DayStats, bool, error) {
+	c := l.day(l.exchangeKey(campaignID, exchange, day))
 	if c == nil {
 		return DayStats{}, false, nil
 	}

@@ -121,7 +121,7 @@ func TestBoundedMemory(t *testing.T) {
 	assert.LessOrEqual(t, freq, maxFreq)
 	assert.Equal(t, 1, days)
 	assert.Less(t, peak, uint64(boundMB)<<20, fmt.Sprintf("live heap above %d MB", boundMB))
-	st, _, _ := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
 	assert.Equal(t, int64(accepted), st.Bids, "the daily counters are exact throughout")
 	assert.Equal(t, int64(won), st.Wins)
 }

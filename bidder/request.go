@@ -19,6 +19,8 @@ type Request struct {
 	Region       string
 	City         string
 	UID          string
+	Exchange     string        // the id of the exchange asking (campaigns may target exchanges)
+	Pricing      string        // the exchange's price rules (a fingerprint), kept with the bid for its win notice
 	TimeMs       int64         // request time, Unix ms: the server clock at arrival (see the transport for -trust-request-ts)
 	TMax         time.Duration // the exchange's time limit; 0 means the engine's default
 	Test, Secure bool

@@ -21,13 +21,15 @@ type Ledger interface {
 	// will write, so that a win notice never needs new room. It fails with
 	// ErrCapacity when a bounded ledger has none.
 	Reserve(ctx context.Context, r Room) error
-	// RecordBid counts one (non-test) bid for the campaign's day.
-	RecordBid(ctx context.Context, campaignID string, day Day) error
+	// RecordBid counts one (non-test) bid for the campaign's day, made for
+	// the exchange.
+	RecordBid(ctx context.Context, campaignID, exchange string, day Day) error
 	// RecordWin adds one win and its price.
 	RecordWin(ctx context.Context, w Win) error
-	// Stats returns a campaign's counters for one day; ok is false when the
-	// ledger holds nothing for it.
-	Stats(ctx context.Context, campaignID string, day Day) (s DayStats, ok bool, err error)
+	// Stats returns a campaign's counters for one day: of its bids for one
+	// exchange, or for all when exchange is ""; ok is false when the ledger
+	// holds nothing for it.
+	Stats(ctx context.Context, campaignID, exchange string, day Day) (s DayStats, ok bool, err error)
 }
 
 // UsageQuery asks for the counters that one campaign's caps need.
@@ -46,6 +48,7 @@ type UsageQuery struct {
 // for a frequency-capped campaign and a known user, the user's window.
 type Room struct {
 	CampaignID string
+	Exchange   string
 	Day        Day
 	User       UserKey // zero: no frequency counter
 	PeriodS    int64
@@ -59,6 +62,7 @@ type Room struct {
 // Win is one accepted win notice as the ledger records it.
 type Win struct {
 	CampaignID string
+	Exchange   string  // the exchange the bid was made for
 	Day        Day     // UTC day of the bid's request time
 	Price      Micros  // clearing CPM
 	User       UserKey // zero when the bid had no user or no frequency cap
@@ -100,6 +104,8 @@ type BidRecord struct {
 	ID         BidID
 	CampaignID string
 	CreativeID string
+	Exchange   string  // the exchange the bid was made for: only its win path may claim it
+	Pricing    string  // the exchange's price rules when the bid was made (see Request.Pricing)
 	User       UserKey // zero unless the campaign is frequency-capped and the request named a user
 	TimeS      int64   // the request time, Unix seconds: it fixes the budget day and the frequency window
 	Price      Micros
@@ -132,6 +138,10 @@ type BidStore interface {
 	// chose for the bid (rec.ID is ignored). A bounded store that is full
 	// of unexpired records fails with ErrCapacity.
 	Save(ctx context.Context, rec BidRecord, now time.Time) (BidID, error)
+	// Peek returns the record of a live bid without claiming it (a win
+	// notice's price is read by the rules the bid was made under), or
+	// ErrUnknownBid.
+	Peek(ctx context.Context, id BidID, now time.Time) (BidRecord, error)
 	// Claim finds the bid and marks it won exactly once. It fails with
 	// ErrUnknownBid for an unknown or expired bid and with ErrPriceAboveBid
 	// when price exceeds the bid's price, in both cases changing nothing.

@@ -191,7 +191,7 @@ func TestMemoryLedgerSweep(t *testing.T) {
 	assert.Equal(t, 1, l.Sweep(now.Add(3*time.Minute)))
 	assert.Equal(t, 0, l.Sweep(now.Add(MinDayTTL).Add(-time.Second)), "today's and yesterday's counters stay")
 	assert.Equal(t, 1, l.Sweep(now.Add(DefaultDayTTL)))
-	_, ok, _ := l.Stats(ctx, "c1", 5)
+	_, ok, _ := l.Stats(ctx, "c1", "", 5)
 	assert.False(t, ok)
 	assert.Equal(t, int64(2), l.Upkeep().Expired)
 }
@@ -211,7 +211,7 @@ func TestWinRules(t *testing.T) {
 	assert.ErrorIs(t, err, ErrUnknownBid)
 	_, err = e.Win(ctx, d.BidID, usd(2.5)+1)
 	assert.ErrorIs(t, err, ErrPriceAboveBid)
-	st, _, _ := ledger.Stats(ctx, "c1", day)
+	st, _, _ := ledger.Stats(ctx, "c1", "", day)
 	assert.Equal(t, DayStats{Bids: 1}, st, "rejected notices record nothing")
 
 	out, err := e.Win(ctx, d.BidID, usd(1.75))
@@ -221,7 +221,7 @@ func TestWinRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, out.Duplicate)
 
-	st, _, _ = ledger.Stats(ctx, "c1", day)
+	st, _, _ = ledger.Stats(ctx, "c1", "", day)
 	assert.Equal(t, DayStats{Bids: 1, Wins: 1, Spend: usd(1.75)}, st)
 	qs := []UsageQuery{{CampaignID: "c1", Day: day, User: testHashKey.User("u1"), PeriodS: 3600, Window: window}}
 	require.NoError(t, ledger.Usage(ctx, qs))
@@ -237,7 +237,7 @@ func TestWinRules(t *testing.T) {
 	assert.True(t, out.Record.Test)
 	out, _ = e.Win(ctx, d.BidID, usd(1))
 	assert.True(t, out.Duplicate)
-	st, _, _ = ledger.Stats(ctx, "c1", day)
+	st, _, _ = ledger.Stats(ctx, "c1", "", day)
 	assert.Equal(t, DayStats{Bids: 1, Wins: 1, Spend: usd(1.75)}, st)
 }
 
@@ -252,7 +252,7 @@ func TestWinSurvivesReload(t *testing.T) {
 	after := NewCatalog([]*Campaign{camp("c1", usd(1))}) // reloaded: price and cap changed
 	_, err := e.Win(ctx, d.BidID, usd(2))
 	require.NoError(t, err, "the record's price (3) bounds the notice, not the new campaign's")
-	st, _, _ := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
 	assert.Equal(t, usd(2), st.Spend)
 	served := decide(e, after, req)
 	assert.True(t, served.Bid(), "the reloaded set, without a cap, serves")
@@ -325,7 +325,7 @@ func TestConcurrentWinsAreExact(t *testing.T) {
 	for i := range all {
 		want += Micros(1_000_000 + i)
 	}
-	st, ok, err := ledger.Stats(ctx, "c1", DayOf(testNow.UnixMilli()))
+	st, ok, err := ledger.Stats(ctx, "c1", "", DayOf(testNow.UnixMilli()))
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, DayStats{Bids: int64(len(all)), Wins: int64(len(all)), Spend: want}, st)
@@ -396,7 +396,7 @@ func TestMemoryLedgerFailsClosed(t *testing.T) {
 		assert.LessOrEqual(t, days, memShards*perShard)
 		assert.Positive(t, l.Upkeep().Refused)
 		for i := range 1000 {
-			st, ok, err := l.Stats(ctx, fmt.Sprintf("c-%d", i), DayOfTime(now))
+			st, ok, err := l.Stats(ctx, fmt.Sprintf("c-%d", i), "", DayOfTime(now))
 			require.NoError(t, err)
 			if ok && st.Wins > 0 {
 				spent--
@@ -460,7 +460,7 @@ func TestWinNeverNeedsRoom(t *testing.T) {
 
 	_, err = e.Win(ctx, d.BidID, usd(1))
 	require.NoError(t, err, "the win is booked")
-	st, _, _ := ledger.Stats(ctx, "c1", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
 	assert.Equal(t, DayStats{Bids: 1, Wins: 1, Spend: usd(1)}, st)
 	qs := []UsageQuery{{CampaignID: "c1", User: testHashKey.User("the-user"), PeriodS: 3600,
 		Window: FreqCap{PeriodS: 3600}.Window(req.TimeMs)}}

@@ -17,7 +17,7 @@ const (
 
 // validate checks every rule of the campaigns file for one campaign and
 // returns the campaign, or the list of problems as "field: message".
-func (fc *fileCampaign) validate() (*Campaign, []string) {
+func (fc *fileCampaign) validate(exchanges map[string]bool) (*Campaign, []string) {
 	var v problems
 	c := &Campaign{
 		ID:          fc.ID,
@@ -96,6 +96,7 @@ func (fc *fileCampaign) validate() (*Campaign, []string) {
 		ExcludeBundles: v.stringList("targeting.exclude_bundles", t.ExcludeBundles, false, nil),
 		Cats:           v.stringList("targeting.cats", t.Cats, false, nil),
 		Hours:          v.intList("targeting.hours", t.Hours, 0, 23),
+		Exchanges:      v.exchangeList(t.Exchanges, exchanges),
 	}
 	switch {
 	case len(fc.Creatives) == 0:
@@ -207,6 +208,18 @@ func (v *problems) stringList(field string, list []string, required bool, ok fun
 			v.add(fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("must be at most %d bytes", maxListString))
 		case ok != nil && !ok(s):
 			v.add(fmt.Sprintf("%s[%d]", field, i), "malformed value "+strconv.Quote(s))
+		}
+	}
+	return list
+}
+
+// exchangeList checks targeting.exchanges: ids of exchanges the server
+// trades with.
+func (v *problems) exchangeList(list []string, known map[string]bool) []string {
+	v.stringList("targeting.exchanges", list, false, nil)
+	for i, id := range list {
+		if id != "" && !known[id] {
+			v.add(fmt.Sprintf("targeting.exchanges[%d]", i), "unknown exchange "+strconv.Quote(id)+": no exchange declares it")
 		}
 	}
 	return list

@@ -28,7 +28,7 @@ func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, e
 	if res != Claimed || rec.Test {
 		return out, nil
 	}
-	w := Win{CampaignID: rec.CampaignID, Day: DayOfSec(rec.TimeS), Price: price}
+	w := Win{CampaignID: rec.CampaignID, Exchange: rec.Exchange, Day: DayOfSec(rec.TimeS), Price: price}
 	if rec.PeriodS > 0 && !rec.User.IsZero() {
 		w.User, w.PeriodS = rec.User, rec.PeriodS
 		w.Window = FreqCap{Impressions: 1, PeriodS: rec.PeriodS}.WindowAt(rec.TimeS)
@@ -39,9 +39,16 @@ func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, e
 	return out, nil
 }
 
-// Stats returns a campaign's counters for a day.
-func (e *Engine) Stats(ctx context.Context, campaignID string, day Day) (DayStats, bool, error) {
-	return e.ledger.Stats(ctx, campaignID, day)
+// Peek returns the record of a live bid without claiming it, or
+// ErrUnknownBid: what a win notice's price must be read by.
+func (e *Engine) Peek(ctx context.Context, id BidID) (BidRecord, error) {
+	return e.bids.Peek(ctx, id, e.cfg.Clock())
+}
+
+// Stats returns a campaign's counters for a day: for one exchange's bids, or
+// for all when exchange is "".
+func (e *Engine) Stats(ctx context.Context, campaignID, exchange string, day Day) (DayStats, bool, error) {
+	return e.ledger.Stats(ctx, campaignID, exchange, day)
 }
 
 // sweeper is implemented by state stores that drop expired entries on a

@@ -87,9 +87,18 @@ func (s *Store) Reserve(context.Context, bidder.Room) error { return nil }
 // RecordBid implements bidder.Ledger. Bid counts only feed /admin/stats, so
 // they are added up here and written every FlushEvery; a crash loses at most
 // that much of them.
-func (s *Store) RecordBid(_ context.Context, campaignID string, day bidder.Day) error {
-	s.bids.add(campaignID, day)
+func (s *Store) RecordBid(_ context.Context, campaignID, exchange string, day bidder.Day) error {
+	s.bids.add(campaignID, exchange, day)
 	return nil
+}
+
+// The fields of a campaign's day hash: bids, wins and spend of all
+// exchanges (b, w, s), and of each (b:ID, w:ID, s:ID).
+func dayField(name, exchange string) string {
+	if exchange == "" {
+		return name
+	}
+	return name + ":" + exchange
 }
 
 // RecordWin implements bidder.Ledger: atomic increments of the day's wins
@@ -100,6 +109,10 @@ func (s *Store) RecordWin(ctx context.Context, w bidder.Win) error {
 		day := s.dayKey(w.CampaignID, w.Day)
 		pipe.HIncrBy(ctx, day, "w", 1)
 		pipe.HIncrBy(ctx, day, "s", int64(w.Price))
+		if w.Exchange != "" {
+			pipe.HIncrBy(ctx, day, dayField("w", w.Exchange), 1)
+			pipe.HIncrBy(ctx, day, dayField("s", w.Exchange), int64(w.Price))
+		}
 		pipe.Expire(ctx, day, s.cfg.DayTTL)
 		if !w.User.IsZero() && w.PeriodS > 0 {
 			k := s.freqKey(w.User, w.CampaignID, w.PeriodS, w.Window)
@@ -118,11 +131,12 @@ func (s *Store) RecordWin(ctx context.Context, w bidder.Win) error {
 
 // Stats implements bidder.Ledger: what Redis holds, plus this replica's bid
 // counts not yet written.
-func (s *Store) Stats(ctx context.Context, campaignID string, day bidder.Day) (bidder.DayStats, bool, error) {
+func (s *Store) Stats(ctx context.Context, campaignID, exchange string, day bidder.Day) (bidder.DayStats, bool, error) {
 	var vals []any
 	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
-		vals, err = s.client.HMGet(ctx, s.dayKey(campaignID, day), "b", "w", "s").Result()
+		vals, err = s.client.HMGet(ctx, s.dayKey(campaignID, day),
+			dayField("b", exchange), dayField("w", exchange), dayField("s", exchange)).Result()
 		return err
 	})
 	if err != nil {
@@ -139,7 +153,7 @@ func (s *Store) Stats(ctx context.Context, campaignID string, day bidder.Day) (b
 	b, okB := num(vals[0])
 	w, okW := num(vals[1])
 	sp, okS := num(vals[2])
-	pending := s.bids.pending(campaignID, day)
+	pending := s.bids.pending(campaignID, exchange, day)
 	st := bidder.DayStats{Bids: b + pending, Wins: w, Spend: bidder.Micros(sp)}
 	return st, okB || okW || okS || pending > 0, nil
 }
@@ -155,6 +169,9 @@ func (s *Store) Flush(ctx context.Context) error {
 		for k, n := range batch {
 			key := s.dayKey(k.campaign, k.day)
 			pipe.HIncrBy(ctx, key, "b", n)
+			if k.exchange != "" {
+				pipe.HIncrBy(ctx, key, dayField("b", k.exchange), n)
+			}
 			pipe.Expire(ctx, key, s.cfg.DayTTL)
 		}
 		_, err := pipe.Exec(ctx)

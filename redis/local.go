@@ -59,32 +59,46 @@ func (c *spendCache) add(campaign string, day bidder.Day, price bidder.Micros) {
 // bidCounts adds up bid counts between flushes.
 type bidCounts struct {
 	mu   sync.Mutex
-	m    map[dayKey]int64
+	m    map[exchangeDay]int64
 	lost atomic.Int64
 }
 
-func (b *bidCounts) init() { b.m = make(map[dayKey]int64) }
+// exchangeDay names a campaign's bids for one exchange on one day.
+type exchangeDay struct {
+	dayKey
+	exchange string
+}
 
-func (b *bidCounts) add(campaign string, day bidder.Day) {
+func (b *bidCounts) init() { b.m = make(map[exchangeDay]int64) }
+
+func (b *bidCounts) add(campaign, exchange string, day bidder.Day) {
 	b.mu.Lock()
-	b.m[dayKey{campaign, day}]++
+	b.m[exchangeDay{dayKey{campaign, day}, exchange}]++
 	b.mu.Unlock()
 }
 
-func (b *bidCounts) pending(campaign string, day bidder.Day) int64 {
+// pending returns the bids not yet written of a campaign's day, for one
+// exchange or ("") for all.
+func (b *bidCounts) pending(campaign, exchange string, day bidder.Day) int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.m[dayKey{campaign, day}]
+	n := int64(0)
+	for k, c := range b.m {
+		if k.campaign == campaign && k.day == day && (exchange == "" || k.exchange == exchange) {
+			n += c
+		}
+	}
+	return n
 }
 
-func (b *bidCounts) take() map[dayKey]int64 {
+func (b *bidCounts) take() map[exchangeDay]int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.m) == 0 {
 		return nil
 	}
 	out := b.m
-	b.m = make(map[dayKey]int64, len(out))
+	b.m = make(map[exchangeDay]int64, len(out))
 	return out
 }
 

@@ -96,7 +96,7 @@ func TestWinsAcrossReplicas(t *testing.T) {
 	require.NoError(t, replicas[0].Ledger().(*Store).Flush(ctx))
 	require.NoError(t, replicas[1].Ledger().(*Store).Flush(ctx))
 	require.NoError(t, replicas[2].Ledger().(*Store).Flush(ctx))
-	st, ok, err := replicas[1].Stats(ctx, "c1", bidder.DayOf(time.Now().UnixMilli()))
+	st, ok, err := replicas[1].Stats(ctx, "c1", "", bidder.DayOf(time.Now().UnixMilli()))
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, bidder.DayStats{Bids: int64(len(ids)), Wins: int64(len(ids)), Spend: want}, st)

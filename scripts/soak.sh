@@ -38,4 +38,5 @@ echo "== 4. fuzzing, $fuzztime per target =="
 go test -run '^$' -fuzz '^FuzzParseForm$' -fuzztime "$fuzztime" ./api | tail -2
 go test -run '^$' -fuzz '^FuzzRecbid$' -fuzztime "$fuzztime" ./api | tail -2
 go test -run '^$' -fuzz '^FuzzOpenRTB$' -fuzztime "$fuzztime" -fuzzminimizetime 10s ./api | tail -2
+go test -run '^$' -fuzz '^FuzzDecrypt$' -fuzztime "$fuzztime" ./api/exchange | tail -2
 echo "soak passed"

@@ -45,7 +45,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 		require.NoError(t, l.Usage(ctx, qs))
 		assert.Equal(t, bidder.Micros(0), qs[0].Spent, "outputs are reset")
 		assert.Equal(t, int64(0), qs[0].Wins)
-		_, ok, err := l.Stats(ctx, "c1", day)
+		_, ok, err := l.Stats(ctx, "c1", "", day)
 		require.NoError(t, err)
 		assert.False(t, ok)
 	})
@@ -67,8 +67,8 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				PeriodS: w.PeriodS, Window: w.Window, Until: time.Now().Add(time.Hour)}))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
-		require.NoError(t, l.RecordBid(ctx, "c1", day))
-		require.NoError(t, l.RecordBid(ctx, "c1", day))
+		require.NoError(t, l.RecordBid(ctx, "c1", "", day))
+		require.NoError(t, l.RecordBid(ctx, "c1", "", day))
 		flush(t, l)
 		qs := []bidder.UsageQuery{
 			{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 7},
@@ -89,10 +89,42 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 		assert.Equal(t, [][2]int64{
 			{spent, 2}, {spent, 1}, {spent, 1}, {spent, 0}, {7, 0}, {11, 1}, {0, 0}, {spent, 0},
 		}, got)
-		st, ok, err := l.Stats(ctx, "c1", day)
+		st, ok, err := l.Stats(ctx, "c1", "", day)
 		require.NoError(t, err)
 		require.True(t, ok)
 		assert.Equal(t, bidder.DayStats{Bids: 2, Wins: 6, Spend: bidder.Micros(spent)}, st)
+	})
+
+	t.Run("by exchange", func(t *testing.T) {
+		l := newLedger(t)
+		for _, w := range []bidder.Win{
+			{CampaignID: "c1", Exchange: "adx", Day: day, Price: 100},
+			{CampaignID: "c1", Exchange: "adx", Day: day, Price: 20},
+			{CampaignID: "c1", Exchange: "ox", Day: day, Price: 3},
+		} {
+			require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: w.CampaignID, Exchange: w.Exchange, Day: w.Day}))
+			require.NoError(t, l.RecordBid(ctx, w.CampaignID, w.Exchange, w.Day))
+			require.NoError(t, l.RecordWin(ctx, w))
+		}
+		require.NoError(t, l.RecordBid(ctx, "c1", "ox", day))
+		flush(t, l)
+		want := map[string]bidder.DayStats{
+			"":    {Bids: 4, Wins: 3, Spend: 123},
+			"adx": {Bids: 2, Wins: 2, Spend: 120},
+			"ox":  {Bids: 2, Wins: 1, Spend: 3},
+		}
+		for exchange, w := range want {
+			st, ok, err := l.Stats(ctx, "c1", exchange, day)
+			require.NoError(t, err)
+			require.True(t, ok, exchange)
+			assert.Equal(t, w, st, "exchange %q", exchange)
+		}
+		_, ok, err := l.Stats(ctx, "c1", "other", day)
+		require.NoError(t, err)
+		assert.False(t, ok, "an exchange without bids")
+		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day}}
+		require.NoError(t, l.Usage(ctx, qs))
+		assert.Equal(t, bidder.Micros(123), qs[0].Spent, "budgets count every exchange's spend")
 	})
 
 	t.Run("exact under concurrency", func(t *testing.T) {
@@ -106,7 +138,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				for i := range each {
 					assert.NoError(t, l.RecordWin(ctx, bidder.Win{CampaignID: "c1", Day: day, Price: bidder.Micros(w*1000 + i),
 						User: user("u1"), PeriodS: 3600, Window: 1}))
-					assert.NoError(t, l.RecordBid(ctx, "c1", day))
+					assert.NoError(t, l.RecordBid(ctx, "c1", "", day))
 				}
 			}()
 		}
@@ -118,7 +150,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				want += bidder.Micros(w*1000 + i)
 			}
 		}
-		st, _, err := l.Stats(ctx, "c1", day)
+		st, _, err := l.Stats(ctx, "c1", "", day)
 		require.NoError(t, err)
 		assert.Equal(t, bidder.DayStats{Bids: workers * each, Wins: workers * each, Spend: want}, st)
 		qs := []bidder.UsageQuery{{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 1}}
@@ -133,7 +165,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidder.BidStore) {
 	ctx := context.Background()
 	now := time.Now().Truncate(time.Millisecond)
-	rec := bidder.BidRecord{CampaignID: "c-0001", CreativeID: "cr-0001-a",
+	rec := bidder.BidRecord{CampaignID: "c-0001", CreativeID: "cr-0001-a", Exchange: "adx", Pricing: "hmac-sha1:0123456789abcdef",
 		User: user("user:42/ü"), TimeS: 1793779200, Price: 2_500_000, PeriodS: 86400}
 
 	t.Run("claim rules", func(t *testing.T) {
@@ -165,6 +197,13 @@ func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidde
 			{"duplicate", rec.ID, 0, now, bidder.Duplicate, nil, rec},
 			{"a test bid", test.ID, 5, now, bidder.Claimed, nil, test},
 		}
+		peeked, err := s.Peek(ctx, rec.ID, now)
+		require.NoError(t, err)
+		assert.Equal(t, rec, peeked, "peek reads the record")
+		_, err = s.Peek(ctx, bidder.BidID{7}, now)
+		assert.ErrorIs(t, err, bidder.ErrUnknownBid)
+		_, err = s.Peek(ctx, rec.ID, now.Add(time.Minute+time.Second))
+		assert.ErrorIs(t, err, bidder.ErrUnknownBid, "expired")
 		for _, st := range steps {
 			got, res, err := s.Claim(ctx, st.id, st.price, st.at)
 			if st.err != nil {
@@ -175,6 +214,9 @@ func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidde
 			assert.Equal(t, st.want, res, st.name)
 			assert.Equal(t, st.rec, got, st.name)
 		}
+		peeked, err = s.Peek(ctx, rec.ID, now)
+		require.NoError(t, err)
+		assert.Equal(t, rec, peeked, "a claimed bid can still be peeked (its duplicates are answered)")
 	})
 
 	t.Run("saved already expired", func(t *testing.T) {

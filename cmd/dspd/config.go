@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 )
 
@@ -17,6 +18,8 @@ import (
 type config struct {
 	addr, admin    string
 	campaigns      string
+	exchanges      string
+	trustedProxies exchange.Proxies
 	seat           string
 	publicURL      string
 	trustRequestTS bool
@@ -74,6 +77,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.addr, "addr", c.addr, "public listen address (bidding endpoints); any address other than loopback needs -public-url")
 	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); keep it private")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
+	fs.StringVar(&c.exchanges, "exchanges", "", "exchanges file (ids, allowed sources, tokens, price keys), read with the campaigns; without it, one open exchange \"default\" on the bare paths")
+	fs.Func("trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For names the client, for the exchanges' allow lists (default none)", func(v string) error {
+		p, err := exchange.ParseProxies(v)
+		c.trustedProxies = p
+		return err
+	})
 	fs.StringVar(&c.seat, "seat", c.seat, "seat id written in bids")
 	fs.StringVar(&c.publicURL, "public-url", "", "base URL of win notices in nurl, as exchanges reach this server (default http:// + -addr; required when -addr is not loopback)")
 	fs.BoolVar(&c.trustRequestTS, "trust-request-ts", false, "take a bid request's ts as its request time (replays and tests only: a client then chooses the budget day and frequency window)")

@@ -82,6 +82,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		Seat:           cfg.seat,
 		PublicURL:      cfg.publicURL,
 		CampaignsPath:  cfg.campaigns,
+		ExchangesPath:  cfg.exchanges,
+		TrustedProxies: cfg.trustedProxies,
 		TrustRequestTS: cfg.trustRequestTS,
 		Logger:         log,
 	}, engine)
@@ -90,6 +92,10 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	}
 	if _, err := srv.Reload(ctx); err != nil {
 		return fmt.Errorf("refusing to start: %w", err)
+	}
+	if srv.Exchanges().IsImplicit() && !isLoopback(cfg.addr) {
+		log.Warn("no -exchanges file: anyone who reaches the public address can ask for bids and send win notices at clear prices; "+
+			"declare the exchanges you trade with (sources, tokens, encrypted prices)", "addr", cfg.addr)
 	}
 
 	publicLn, err := net.Listen("tcp", cfg.addr)

@@ -30,14 +30,24 @@ func (e events) Handle(_ context.Context, r slog.Record) error { e <- r.Message;
 func (e events) WithAttrs([]slog.Attr) slog.Handler            { return e }
 func (e events) WithGroup(string) slog.Handler                 { return e }
 
+// waitFor reads the log until msg; a log that never says it fails the test
+// after a generous minute instead of hanging the suite.
 func (e events) waitFor(t *testing.T, msg string) {
 	t.Helper()
-	for m := range e {
-		if m == msg {
-			return
+	giveUp := time.After(time.Minute)
+	for {
+		select {
+		case m, ok := <-e:
+			if !ok {
+				t.Fatalf("log closed before %q", msg)
+			}
+			if m == msg {
+				return
+			}
+		case <-giveUp:
+			t.Fatalf("no %q in the log within a minute", msg)
 		}
 	}
-	t.Fatalf("log closed before %q", msg)
 }
 
 func testConfig(t *testing.T) config {
@@ -131,7 +141,7 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	// SIGHUP reloads: a broken file is refused, a good one taken.
 	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(`{"campaigns":[{}]}`), 0o644))
 	hup <- os.Interrupt
-	log.waitFor(t, "reload rejected; the previous campaigns keep serving")
+	log.waitFor(t, "reload rejected; the previous campaigns and exchanges keep serving")
 	one := `{"campaigns":[{"id":"only","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":1,` +
 		`"creatives":[{"id":"cr","w":320,"h":50,"secure":true,"image_url":"https://a.example/i","click_url":"https://a.example/"}]}]}`
 	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(one), 0o644))

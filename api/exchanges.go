@@ -1,0 +1,130 @@
+package api
+
+import (
+	"net/http"
+	"net/netip"
+	"sync"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/recbid/dspd/api/exchange"
+)
+
+// Routes of the public listener: each exchange X has its own bid and win
+// paths (bidPath+"/X"); the bare paths belong to exchange.DefaultID.
+const (
+	recbidPath  = "/dsp/recbid"
+	winPath     = "/dsp/win"
+	openrtbPath = "/openrtb2/bid"
+	exchangeKey = "exchange" // the route parameter naming the exchange
+)
+
+// wire is what the endpoints of one exchange need, built at each load: the
+// exchange, its win notice URL pre-encoded for the bid answers, and its
+// metrics.
+type wire struct {
+	ex          *exchange.Exchange
+	fingerprint string // of its price rules, kept with each bid
+	nurlOpen    []byte // `"<public-url>/dsp/win[/X]?bidid=`, JSON-escaped, the string left open for the bid id
+	nurlClose   []byte // `&price=<macro>"`
+	burlClose   []byte // `&price=<macro>&billing=1"`
+	m           *exchangeMetrics
+}
+
+// newWire pre-encodes the answers' parts of ex.
+func (s *Server) newWire(ex *exchange.Exchange) *wire {
+	path := winPath
+	if ex.ID != exchange.DefaultID {
+		path += "/" + ex.ID
+	}
+	open := appendJSONString(nil, s.cfg.PublicURL+path+"?bidid=")
+	return &wire{
+		ex:          ex,
+		fingerprint: ex.Pricing.Fingerprint(),
+		nurlOpen:    open[:len(open)-1],
+		nurlClose:   appendJSONString(nil, "&price="+ex.PriceMacro)[1:],
+		burlClose:   appendJSONString(nil, "&price="+ex.PriceMacro+"&billing=1")[1:],
+		m:           s.metrics.exchange(ex.ID),
+	}
+}
+
+// appendNURL appends a bid's win notice URL as a JSON string.
+func (wr *wire) appendNURL(b, bidID []byte) []byte {
+	b = append(b, wr.nurlOpen...)
+	b = append(b, bidID...)
+	return append(b, wr.nurlClose...)
+}
+
+// appendBURL appends a bid's billing notice URL as a JSON string.
+func (wr *wire) appendBURL(b, bidID []byte) []byte {
+	b = append(b, wr.nurlOpen...)
+	b = append(b, bidID...)
+	return append(b, wr.burlClose...)
+}
+
+// exchangeOf returns the exchange a bid path names: the route parameter, or
+// exchange.DefaultID on a bare path (never through its own name).
+func exchangeOf(r *http.Request) (id string, ok bool) {
+	id = chi.URLParam(r, exchangeKey)
+	switch id {
+	case "":
+		return exchange.DefaultID, true
+	case exchange.DefaultID:
+		return "", false
+	}
+	return id, true
+}
+
+// bidWire returns the wire of the exchange a bid request's path names in
+// the serving set, or answers 404 and returns nil.
+func (s *Server) bidWire(w http.ResponseWriter, r *http.Request, cur *serving) *wire {
+	id, ok := exchangeOf(r)
+	var wr *wire
+	if ok && cur != nil {
+		wr = cur.wires[id]
+	}
+	if wr == nil {
+		notFound(w, r)
+	}
+	return wr
+}
+
+// admit checks that the exchange lets this client ask for bids (its
+// sources and token); a refusal is answered 403 and counted.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, wr *wire) bool {
+	if wr.ex.Open() {
+		return true
+	}
+	peer, _ := netip.ParseAddrPort(r.RemoteAddr)
+	client := s.cfg.TrustedProxies.Client(peer.Addr(), r.Header["X-Forwarded-For"])
+	refusal := wr.ex.Admit(client, r.Header.Get("Authorization"))
+	if refusal == exchange.Admitted {
+		return true
+	}
+	wr.m.refused[refusal].Inc()
+	msg := "this source may not ask exchange " + wr.ex.ID + " for bids"
+	if refusal == exchange.RefusedToken {
+		msg = "a bid request for exchange " + wr.ex.ID + " needs its bearer token (Authorization: Bearer …)"
+	}
+	writeError(w, http.StatusForbidden, errForbidden, "", msg)
+	return false
+}
+
+// pricings remembers the price rules of every exchange ever loaded, by
+// fingerprint, so that a bid's win notice is read by the rules it was made
+// under, even after a reload re-keyed or removed its exchange.
+type pricings struct{ m sync.Map } // fingerprint → *exchange.Pricing
+
+func (p *pricings) add(set *exchange.Set) {
+	for _, ex := range set.All() {
+		p.m.LoadOrStore(ex.Pricing.Fingerprint(), ex.Pricing)
+	}
+}
+
+func (p *pricings) get(fingerprint string) *exchange.Pricing {
+	v, ok := p.m.Load(fingerprint)
+	if !ok {
+		return nil
+	}
+	return v.(*exchange.Pricing)
+}
