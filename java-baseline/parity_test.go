@@ -11,7 +11,9 @@ package parity_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +37,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
 )
@@ -111,15 +114,15 @@ type answer struct {
 	body        []byte
 }
 
-func (s *server) do(t *testing.T, method, target, contentType string, body []byte) answer {
+func (s *server) do(t *testing.T, method, target, contentType string, body []byte, headers ...string) answer {
 	t.Helper()
-	a, err := s.fetch(method, target, contentType, body)
+	a, err := s.fetch(method, target, contentType, body, headers...)
 	require.NoError(t, err)
 	return a
 }
 
 // fetch is do without assertions, for other goroutines than the test's.
-func (s *server) fetch(method, target, contentType string, body []byte) (answer, error) {
+func (s *server) fetch(method, target, contentType string, body []byte, headers ...string) (answer, error) {
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
@@ -130,6 +133,9 @@ func (s *server) fetch(method, target, contentType string, body []byte) (answer,
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -256,15 +262,17 @@ func (m timeMode) flags() []string {
 	return f
 }
 
-func startPair(t *testing.T, campaigns string, mode timeMode) *pair {
+// startPair starts both servers on the campaigns, in the time mode, and on
+// an exchanges file when one is given.
+func startPair(t *testing.T, campaigns string, mode timeMode, exchanges ...string) *pair {
 	t.Helper()
 	requireJava(t)
-	return &pair{goSrv: startGo(t, campaigns, mode), java: startJava(t, campaigns, mode)}
+	return &pair{goSrv: startGo(t, campaigns, mode, exchanges...), java: startJava(t, campaigns, mode, exchanges...)}
 }
 
 // startGo serves the Go server's public handler in process, on the
 // defaults of cmd/dspd (in-memory state, random bid ids) and the time mode.
-func startGo(t *testing.T, campaigns string, mode timeMode) *server {
+func startGo(t *testing.T, campaigns string, mode timeMode, exchanges ...string) *server {
 	t.Helper()
 	now := time.Now
 	if !mode.clockStart.IsZero() {
@@ -277,6 +285,7 @@ func startGo(t *testing.T, campaigns string, mode timeMode) *server {
 		Seat:           seat,
 		PublicURL:      publicURL,
 		CampaignsPath:  campaigns,
+		ExchangesPath:  strings.Join(exchanges, ""),
 		TrustRequestTS: mode.trustTS,
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, engine)
@@ -317,10 +326,13 @@ func freePort(t *testing.T) int {
 
 // startJava runs java-baseline/run.sh on a free loopback port and waits
 // until it answers. At cleanup it sends SIGTERM and requires exit status 0.
-func startJava(t *testing.T, campaigns string, mode timeMode) *server {
+func startJava(t *testing.T, campaigns string, mode timeMode, exchanges ...string) *server {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	args := append([]string{"-addr", addr, "-campaigns", campaigns, "-seat", seat, "-public-url", publicURL}, mode.flags()...)
+	for _, f := range exchanges {
+		args = append(args, "-exchanges", f)
+	}
 	cmd := exec.Command("./run.sh", args...)
 	// A small fixed heap and the client compiler: a short test needs no more.
 	cmd.Env = append(os.Environ(), "JAVA_HEAP=256m", "JAVA_OPTS=-XX:TieredStopAtLevel=1 "+os.Getenv("JAVA_OPTS"))
@@ -673,6 +685,8 @@ func sequenceCampaigns(t *testing.T) string {
 // step is one request of a sequence, sent to both servers in turn.
 type step struct {
 	name   string
+	path   string // default /dsp/recbid for a bid, /dsp/win for a win notice
+	auth   string // a bearer token to send
 	method string // default POST /dsp/recbid with body; GET /dsp/win with query
 	body   string // a bid request
 	win    string // a win notice query; "{bid:NAME}" stands for each server's own bid id of step NAME
@@ -780,11 +794,16 @@ func playSteps(t *testing.T, p *pair, steps []step) {
 				if method == "" {
 					method = http.MethodGet
 				}
-				a = s.do(t, method, "/dsp/win?"+q, "", nil)
+				a = s.do(t, method, cmp.Or(st.path, "/dsp/win")+"?"+q, "", nil)
 			} else {
+				var headers []string
+				if st.auth != "" {
+					headers = []string{"Authorization", "Bearer " + st.auth}
+				}
 				// The longest tmax: a pause of this shared machine must not
 				// turn a step into a timeout on one side.
-				a = s.post(t, st.body+"&tmax=10000")
+				a = s.do(t, cmp.Or(st.method, http.MethodPost), cmp.Or(st.path, "/dsp/recbid"), formType,
+					[]byte(st.body+"&tmax=10000"), headers...)
 				if a.status == http.StatusOK {
 					bidIDs[s.name][st.name] = parseBid(t, s.name, a).BidID
 				}
@@ -812,7 +831,7 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
  "creatives":[{"id":"cr","w":300,"h":250,"image_url":"ftp://a.example/i","click_url":"https://a.example/"}]}
 ]}`
 	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
-	_, goErr := bidder.LoadCatalogFile(path)
+	_, goErr := bidder.LoadCatalogFile(path, nil)
 	var ce *bidder.CatalogError
 	require.True(t, errors.As(goErr, &ce), "%v", goErr)
 
@@ -825,6 +844,96 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
 	require.True(t, errors.As(err, &exitErr), "java-baseline must refuse to start: %v\n%s", err, out)
 	assert.NotEqual(t, 0, exitErr.ExitCode())
 	for _, problem := range ce.Problems {
+		assert.Contains(t, string(out), problem, "the Java baseline names the Go server's problem")
+	}
+	assert.NotContains(t, string(out), "listening on")
+}
+
+// TestParityExchanges plays section 7 against both servers on one
+// exchanges file: the paths of each exchange, who they admit, the nurl of
+// their bids, and win notices with clear, encrypted, forged and misplaced
+// prices. (Both servers are on loopback, so the test's client is
+// 127.0.0.1.)
+func TestParityExchanges(t *testing.T) {
+	const eKey, iKey = "sIxwz7yw62yrfoLGt12lIHKuYrK_S5kLuApI2BQe7Ac=", "v3fsVcMBMMHYzRhi7SpM0sdqwzvAxM6KPTu9OtVod5I="
+	const token = "parity-token-0123456789"
+	file := filepath.Join(t.TempDir(), "exchanges.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"exchanges":[
+ {"id":"default","price":{"encoding":"clear"}},
+ {"id":"adx","allow":["127.0.0.0/8"],"token":"`+token+`",
+  "price":{"encoding":"hmac-sha1","e_key":"`+eKey+`","i_key":"`+iKey+`","unit":"cpm_micros"}},
+ {"id":"cpi","price":{"encoding":"hmac-sha1","e_key":"`+eKey+`","i_key":"`+iKey+`","unit":"cpi_micros"},"price_macro":"%%PRICE%%"},
+ {"id":"far","allow":["10.0.0.0/8"],"price":{"encoding":"clear"}}
+]}`), 0o644))
+	p := startPair(t, sequenceCampaigns(t), clockMode, file)
+	ek, _ := base64.URLEncoding.DecodeString(eKey)
+	ik, _ := base64.URLEncoding.DecodeString(iKey)
+	cpm, err := exchange.EncryptedPricing(ek, ik, false)
+	require.NoError(t, err)
+	cpi, err := exchange.EncryptedPricing(ek, ik, true)
+	require.NoError(t, err)
+	mint := func(p *exchange.Pricing, v uint64) string {
+		s, err := p.Encrypt(v, strings.NewReader(strings.Repeat("parity-iv", 2)))
+		require.NoError(t, err)
+		return s
+	}
+	forged := base64.RawURLEncoding.EncodeToString([]byte("0123456789abcdef01234567wxyz"))
+	body := "id=req-1&imp_id=1&w=160&h=600&secure=1" // the escaping campaign: 0.85 CPM, no caps
+	playSteps(t, p, []step{
+		{name: "bare: default", body: body, want: 200},
+		{name: "adx with its token", path: "/dsp/recbid/adx", auth: token, body: body, want: 200},
+		{name: "adx without a token", path: "/dsp/recbid/adx", body: body, want: 403},
+		{name: "adx with a wrong token", path: "/dsp/recbid/adx", auth: token + "x", body: body, want: 403},
+		{name: "adx: the method first", path: "/dsp/recbid/adx", method: http.MethodGet, want: 405},
+		{name: "far: outside its allow", path: "/dsp/recbid/far", body: body, want: 403},
+		{name: "cpi, its own macro", path: "/dsp/recbid/cpi", body: body, want: 200},
+		{name: "default by its name", path: "/dsp/recbid/default", body: body, want: 404},
+		{name: "an undeclared exchange", path: "/dsp/recbid/nope", body: body, want: 404},
+		{name: "adx's bid on the bare path", win: "bidid={bid:adx with its token}&price=0.5", want: 404},
+		{name: "adx's bid on far's path", path: "/dsp/win/far", win: "bidid={bid:adx with its token}&price=0.5", want: 404},
+		{name: "a clear price to adx", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=0.5", want: 400},
+		{name: "a forged price", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + forged, want: 400},
+		{name: "an encrypted zero", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 0), want: 400},
+		{name: "above the bid", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 850_001), want: 400},
+		{name: "adx's price", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 850_000), want: 204},
+		{name: "again, padded", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 1) + "==", want: 204, dup: true},
+		{name: "cpi micros", path: "/dsp/win/cpi", win: "bidid={bid:cpi, its own macro}&price=" + mint(cpi, 850), want: 204},
+		{name: "default's clear price", win: "bidid={bid:bare: default}&price=0.5", want: 204},
+		{name: "unknown bid first", path: "/dsp/win/adx", win: "bidid=00000000000000000000000000000bad&price=x", want: 404},
+	})
+}
+
+// TestParityRefusesBadExchanges: the Java baseline, like the Go server,
+// refuses to start on an exchanges file with errors and names every
+// problem.
+func TestParityRefusesBadExchanges(t *testing.T) {
+	requireJava(t)
+	path := filepath.Join(t.TempDir(), "bad.json")
+	file := `{"exchanges":[
+{"id":"Bad Id","price":{"encoding":"clear"}},
+{"id":"a","allow":[],"price":{"encoding":"clear"}},
+{"id":"b","allow":["10.0.0.1/8","nope"],"price":{"encoding":"clear"}},
+{"id":"c","token":"short","price":{"encoding":"clear"}},
+{"id":"d"},
+{"id":"f","price":{"encoding":"hmac-sha1","e_key":"c2hvcnQ","unit":"cpm"}},
+{"id":"h","price":{"encoding":"clear"},"price_macro":"a&b"},
+{"id":"j","price":{"encoding":"clear"}},
+{"id":"j","price":{"encoding":"clear"}}
+]}`
+	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
+	_, goErr := exchange.Load(path)
+	var fe *exchange.FileError
+	require.True(t, errors.As(goErr, &fe), "%v", goErr)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "./run.sh", "-addr", fmt.Sprintf("127.0.0.1:%d", freePort(t)),
+		"-campaigns", testdataCampaigns, "-exchanges", path)
+	cmd.Env = append(os.Environ(), "JAVA_HEAP=64m")
+	out, err := cmd.CombinedOutput()
+	var exitErr *exec.ExitError
+	require.True(t, errors.As(err, &exitErr), "java-baseline must refuse to start: %v\n%s", err, out)
+	for _, problem := range fe.Problems {
 		assert.Contains(t, string(out), problem, "the Java baseline names the Go server's problem")
 	}
 	assert.NotContains(t, string(out), "listening on")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Java baseline in the foreground, building it first when needed:
 #
-#   java-baseline/run.sh -addr HOST:PORT -campaigns FILE -seat SEAT -public-url URL
+#   java-baseline/run.sh -addr HOST:PORT -campaigns FILE -seat SEAT -public-url URL [-exchanges FILE]
 #
 # JVM settings (see README.md for why):
 #   JAVA_HEAP  fixed heap, -Xms = -Xmx (default 1g)

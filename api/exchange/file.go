@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/netip"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -116,7 +118,7 @@ func Parse(data []byte) (*Set, error) {
 		return nil, &FileError{Problems: []string{"not an exchanges file: " + err.Error()}}
 	}
 	var v problems
-	for k := range top {
+	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if k != "exchanges" {
 			v.add("", "unknown key "+strconv.Quote(k))
 		}

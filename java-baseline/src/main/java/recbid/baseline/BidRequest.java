@@ -27,4 +27,5 @@ final class BidRequest {
     boolean test;
     boolean secure;
     long arrivedNanos; // System.nanoTime() when the request reached the servlet
+    Exchange exchange; // the exchange whose path the request came on
 }

@@ -39,9 +39,14 @@ final class BidStore {
         }
     }
 
-    /** What the server keeps of a bid: uid and periodS only when the campaign has a frequency cap. */
+    /**
+     * What the server keeps of a bid: uid and periodS only when the campaign
+     * has a frequency cap; the exchange it was made for, whose price rules
+     * read its win notice (the exchanges are loaded once, so they are the
+     * rules in force when the bid was made).
+     */
     record BidRecord(String campaignId, String creativeId, String uid, long timeMs, long price, boolean test,
-            long periodS) {}
+            long periodS, Exchange exchange) {}
 
     /** A held bid; replaced whole (won = true) by its first valid win notice. */
     private record Entry(BidRecord rec, long expiresNanos, boolean won) {}
@@ -152,6 +157,12 @@ final class BidStore {
             bids.remove(head);
             size.decrementAndGet();
         }
+    }
+
+    /** The live record of a bid, or null when it is unknown or expired. Changes nothing. */
+    BidRecord peek(BidId id, long nowNanos) {
+        Entry e = bids.get(id);
+        return e == null || e.expiresNanos() - nowNanos <= 0 ? null : e.rec();
     }
 
     /**

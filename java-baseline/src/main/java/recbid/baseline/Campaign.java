@@ -71,7 +71,8 @@ record Campaign(
             List<String> excludeSites,
             List<String> excludeBundles,
             List<String> cats,
-            List<Integer> hours) {}
+            List<Integer> hours,
+            List<String> exchanges) {} // exchange ids
 
     /** One ad of a campaign; adm is the HTML markup the bid carries, built once at load. */
     record Creative(String id, int w, int h, boolean secure, String imageUrl, String clickUrl, String adm) {}

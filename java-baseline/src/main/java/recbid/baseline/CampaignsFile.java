@@ -30,36 +30,26 @@ import java.util.function.Predicate;
 final class CampaignsFile {
     private CampaignsFile() {}
 
-    /** The file is rejected; {@link #problems()} names every problem. */
-    static final class InvalidException extends Exception {
-        private final List<String> problems;
-
-        InvalidException(List<String> problems) {
-            super(problems.size() + " problem(s):\n  " + String.join("\n  ", problems));
-            this.problems = List.copyOf(problems);
-        }
-
-        List<String> problems() {
-            return problems;
-        }
-    }
-
     // Limits of the file beyond those the contract fixes, as in the Go server.
     private static final long MAX_FILE_BYTES = 1L << 30;
     private static final int MAX_CREATIVES = 1000;
     private static final int MAX_LIST_LEN = 10_000;
     private static final int MAX_LIST_STRING = 256;
 
-    /** Reads, validates and returns the campaigns of the file at path. */
-    static List<Campaign> load(ObjectMapper mapper, Path path) throws IOException, InvalidException {
+    /**
+     * Reads, validates and returns the campaigns of the file at path, whose
+     * targeting.exchanges may name the given exchange ids.
+     */
+    static List<Campaign> load(ObjectMapper mapper, Path path, Set<String> exchanges)
+            throws IOException, InvalidFileException {
         if (Files.size(path) > MAX_FILE_BYTES) {
-            throw new InvalidException(List.of("file is larger than " + MAX_FILE_BYTES + " bytes"));
+            throw new InvalidFileException(List.of("file is larger than " + MAX_FILE_BYTES + " bytes"));
         }
-        Checker ch = new Checker();
+        Checker ch = new Checker(exchanges);
         ObjectReader reader = mapper.readerFor(FileCampaign.class);
         try (JsonParser p = mapper.createParser(path.toFile())) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new InvalidException(List.of("not a campaigns file: the top level is not a JSON object"));
+                throw new InvalidFileException(List.of("not a campaigns file: the top level is not a JSON object"));
             }
             boolean haveList = false;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -69,29 +59,29 @@ final class CampaignsFile {
                     p.skipChildren();
                     continue;
                 }
-                ch = new Checker(); // the last "campaigns" counts
+                ch = new Checker(exchanges); // the last "campaigns" counts
                 haveList = false;
                 if (t == JsonToken.VALUE_NULL) {
                     continue;
                 }
                 if (t != JsonToken.START_ARRAY) {
-                    throw new InvalidException(List.of("not a campaigns file: \"campaigns\" is not a list"));
+                    throw new InvalidFileException(List.of("not a campaigns file: \"campaigns\" is not a list"));
                 }
                 haveList = true;
                 readCampaigns(p, reader, ch);
             }
             if (p.nextToken() != null) {
-                throw new InvalidException(List.of("not a campaigns file: data after the top-level object"));
+                throw new InvalidFileException(List.of("not a campaigns file: data after the top-level object"));
             }
             if (!haveList) {
-                throw new InvalidException(List.of("no \"campaigns\" list"));
+                throw new InvalidFileException(List.of("no \"campaigns\" list"));
             }
         } catch (JsonProcessingException e) {
-            throw new InvalidException(List.of("not a campaigns file: " + e.getOriginalMessage()
+            throw new InvalidFileException(List.of("not a campaigns file: " + e.getOriginalMessage()
                     + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()));
         }
         if (!ch.problems.isEmpty()) {
-            throw new InvalidException(ch.problems);
+            throw new InvalidFileException(ch.problems);
         }
         return ch.campaigns;
     }
@@ -190,6 +180,7 @@ final class CampaignsFile {
         public List<String> excludeBundles;
         public List<String> cats;
         public List<RawNumber> hours;
+        public List<String> exchanges;
     }
 
     static final class FileCreative {
@@ -241,10 +232,15 @@ final class CampaignsFile {
         final List<String> problems = new ArrayList<>();
         final List<Campaign> campaigns = new ArrayList<>();
         final Map<String, Integer> seen = new HashMap<>();
+        final Set<String> exchanges; // the exchange ids campaigns may target
+
+        Checker(Set<String> exchanges) {
+            this.exchanges = exchanges;
+        }
 
         void check(int i, FileCampaign fc) {
             Problems v = new Problems();
-            Campaign c = validate(fc, v);
+            Campaign c = validate(fc, v, exchanges);
             String name = campaignName(i, fc.id);
             for (String e : v.list) {
                 problems.add("campaign " + name + ": " + e);
@@ -359,6 +355,19 @@ final class CampaignsFile {
             return List.copyOf(out);
         }
 
+        /** targeting.exchanges: ids of exchanges the server trades with. */
+        List<String> exchangeList(List<String> list, Set<String> known) {
+            List<String> out = stringList("targeting.exchanges", list, false, null);
+            for (int i = 0; list != null && i < list.size(); i++) {
+                String id = list.get(i);
+                if (id != null && !id.isEmpty() && !known.contains(id)) {
+                    add("targeting.exchanges[" + i + "]", "unknown exchange " + Ascii.quote(id)
+                            + ": no exchange declares it");
+                }
+            }
+            return out;
+        }
+
         /** An absolute http or https URL; https only on a secure creative. */
         void url(String field, String s, boolean secure) {
             if (s == null || s.isEmpty()) {
@@ -376,7 +385,7 @@ final class CampaignsFile {
         }
     }
 
-    private static Campaign validate(FileCampaign fc, Problems v) {
+    private static Campaign validate(FileCampaign fc, Problems v, Set<String> exchanges) {
         String id = fc.id == null ? "" : fc.id;
         if (id.isEmpty()) {
             v.add("id", "required");
@@ -448,7 +457,8 @@ final class CampaignsFile {
                 v.stringList("targeting.exclude_sites", t.excludeSites, false, null),
                 v.stringList("targeting.exclude_bundles", t.excludeBundles, false, null),
                 v.stringList("targeting.cats", t.cats, false, null),
-                v.intList("targeting.hours", t.hours, 0, 23));
+                v.intList("targeting.hours", t.hours, 0, 23),
+                v.exchangeList(t.exchanges, exchanges));
         List<FileCreative> fcrs = fc.creatives == null ? List.of() : fc.creatives;
         if (fcrs.isEmpty()) {
             v.add("creatives", "at least one creative is required");

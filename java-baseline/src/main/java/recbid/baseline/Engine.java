@@ -160,7 +160,7 @@ final class Engine {
             return Decision.noBid(NoBidReason.CAPACITY);
         }
         BidStore.BidRecord rec = new BidStore.BidRecord(c.id(), cr.id(), capped ? req.uid : null, req.timeMs,
-                c.bidCpm(), req.test, capped ? c.freqPeriodS() : 0);
+                c.bidCpm(), req.test, capped ? c.freqPeriodS() : 0, req.exchange);
         BidStore.BidId id;
         BidStore.Saved saved;
         do {
@@ -200,6 +200,15 @@ final class Engine {
         random.nextBytes(b);
         ByteBuffer bb = ByteBuffer.wrap(b);
         return new BidStore.BidId(bb.getLong(), bb.getLong());
+    }
+
+    /**
+     * The live record of a bid, for a win notice to check before its price:
+     * which exchange the bid was made for, and so how its price is read.
+     * Null when the bid is unknown or expired.
+     */
+    BidStore.BidRecord peek(BidStore.BidId id) {
+        return bids.peek(id, System.nanoTime());
     }
 
     /**

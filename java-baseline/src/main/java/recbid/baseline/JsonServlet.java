@@ -40,6 +40,30 @@ abstract class JsonServlet extends HttpServlet {
                 "method not allowed; use " + allow);
     }
 
+    /**
+     * The exchange id a request's raw URI names under a servlet's base path
+     * (/dsp/recbid, /dsp/win), as the Go router reads its two routes BASE
+     * and BASE/{exchange}: the bare path is exchange "default"; BASE/ID
+     * names ID, one non-empty path segment taken as sent, except "default",
+     * which lives on the bare path only. Null for any other path (404).
+     */
+    static String exchangeOf(String uri, String base) {
+        if (!uri.startsWith(base)) {
+            return null;
+        }
+        if (uri.length() == base.length()) {
+            return Exchange.DEFAULT_ID;
+        }
+        if (uri.charAt(base.length()) != '/') {
+            return null;
+        }
+        String id = uri.substring(base.length() + 1);
+        if (id.isEmpty() || id.indexOf('/') >= 0 || id.equals(Exchange.DEFAULT_ID)) {
+            return null;
+        }
+        return id;
+    }
+
     void notFound(HttpServletResponse resp) throws IOException {
         error(resp, HttpServletResponse.SC_NOT_FOUND, "not_found", "", "no such endpoint");
     }

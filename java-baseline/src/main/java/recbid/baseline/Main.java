@@ -6,8 +6,10 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,13 +27,28 @@ import org.apache.tomcat.util.modeler.Registry;
 
 /**
  * The Java baseline: POST /dsp/recbid and GET /dsp/win of docs/protocol.md
- * on embedded Tomcat, in the foreground.
+ * (the form protocol of the recbid contract, sections 1–5 and 7) on
+ * embedded Tomcat, in the foreground.
  *
  * <pre>
  * java recbid.baseline.Main -addr HOST:PORT -campaigns FILE -seat SEAT -public-url URL
+ *     [-exchanges FILE] [-trusted-proxies CIDRS]
  *     [-trust-request-ts] [-clock-start RFC3339] [-safety-margin 5ms] [-bid-ttl 10m]
  *     [-max-bids N] [-max-freq-counters N] [-max-day-counters N] [-max-threads 200]
  * </pre>
+ *
+ * <p>Exchanges: each exchange X of the -exchanges file has POST
+ * /dsp/recbid/X and GET /dsp/win/X; the bare paths belong to the exchange
+ * "default" (declared in the file, or without a file the implicit one:
+ * open, clear prices). A bid request must come from the exchange's allow
+ * list and carry its bearer token (403 forbidden otherwise, checked right
+ * after the method); the client address is the connection's peer, or
+ * behind a proxy of -trusted-proxies the client its X-Forwarded-For names.
+ * A bid belongs to its exchange: its win notice is read by that exchange's
+ * price rules (a decimal, or an HMAC-SHA1 encrypted price) and is an
+ * unknown bid on any other exchange's path. Both files are read once, at
+ * start; one with any problem makes the server refuse to start (exit
+ * status 1), naming every problem.
  *
  * <p>-addr defaults to 127.0.0.1:9090. A listen address that is not
  * loopback (127.0.0.0/8, ::1, localhost; an empty host, 0.0.0.0 and :: are
@@ -97,10 +114,25 @@ public final class Main {
         TOMCAT_LOG.setLevel(Level.WARNING);
 
         ObjectMapper mapper = Responses.newMapper();
+        Exchanges exchanges = Exchanges.implicitDefault();
+        if (o.exchanges != null) {
+            try {
+                exchanges = ExchangesFile.load(mapper.getFactory(), Path.of(o.exchanges));
+            } catch (InvalidFileException e) {
+                System.err.println(
+                        "java-baseline: refusing to start: exchanges " + o.exchanges + ": " + e.getMessage());
+                System.exit(1);
+                return;
+            } catch (IOException e) {
+                System.err.println("java-baseline: refusing to start: read exchanges " + o.exchanges + ": " + e);
+                System.exit(1);
+                return;
+            }
+        }
         List<Campaign> campaigns;
         try {
-            campaigns = CampaignsFile.load(mapper, Path.of(o.campaigns));
-        } catch (CampaignsFile.InvalidException e) {
+            campaigns = CampaignsFile.load(mapper, Path.of(o.campaigns), Set.copyOf(exchanges.ids()));
+        } catch (InvalidFileException e) {
             System.err.println("java-baseline: refusing to start: campaigns " + o.campaigns + ": " + e.getMessage());
             System.exit(1);
             return;
@@ -120,10 +152,13 @@ public final class Main {
         Tomcat tomcat = newTomcat(o, baseDir);
         Context ctx = tomcat.addContext("", null);
         ctx.setCookies(false);
-        Tomcat.addServlet(ctx, "recbid", new RecbidServlet(responses, engine, catalog, o.clock, o.trustRequestTs));
+        Tomcat.addServlet(ctx, "recbid", new RecbidServlet(responses, engine, catalog, o.clock, o.trustRequestTs,
+                exchanges, o.trustedProxies));
         ctx.addServletMapping(RecbidServlet.PATH, "recbid");
+        ctx.addServletMapping(RecbidServlet.PATH + "/*", "recbid"); // /dsp/recbid/EXCHANGE
         Tomcat.addServlet(ctx, "win", new WinServlet(responses, engine));
         ctx.addServletMapping(WinServlet.PATH, "win");
+        ctx.addServletMapping(WinServlet.PATH + "/*", "win"); // /dsp/win/EXCHANGE
         Tomcat.addServlet(ctx, "not-found", new NotFoundServlet(responses));
         ctx.addServletMapping("/", "not-found");
 
@@ -155,11 +190,25 @@ public final class Main {
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat, baseDir), "shutdown"));
         System.err.println("java-baseline listening on " + o.host + ":" + connector.getLocalPort()
-                + " (public-url " + o.publicUrl + ", seat " + o.seat + ", " + catalog.size() + " campaigns, maxThreads "
+                + " (public-url " + o.publicUrl + ", seat " + o.seat + ", " + catalog.size() + " campaigns, "
+                + describe(exchanges)
+                + (o.trustedProxies.isEmpty() ? "" : ", trusted-proxies " + o.trustedProxies) + ", maxThreads "
                 + o.maxThreads + ", max-bids " + caps.maxBids() + ", max-freq-counters " + caps.maxFreqCounters()
                 + ", max-day-counters " + caps.maxDayCounters() + (o.trustRequestTs ? ", trust-request-ts" : "")
                 + ", clock " + Instant.ofEpochMilli(o.clock.millis()) + ", " + Runtime.version() + ")");
         tomcat.getServer().await();
+    }
+
+    /** The exchanges for the start-up line: "exchanges adx (…), ox (…)", or the implicit one. */
+    private static String describe(Exchanges exchanges) {
+        if (exchanges.isImplicit()) {
+            return "exchange default (implicit, open, clear)";
+        }
+        List<String> each = new ArrayList<>();
+        for (Exchange e : exchanges.all()) {
+            each.add(e.describe());
+        }
+        return "exchanges " + String.join(", ", each);
     }
 
     private static Tomcat newTomcat(Options o, Path baseDir) throws IOException {

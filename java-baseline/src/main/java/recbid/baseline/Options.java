@@ -12,6 +12,11 @@ final class Options {
               -addr HOST:PORT        public listen address (default 127.0.0.1:9090); a host that is
                                      not loopback (127.0.0.0/8, ::1, localhost) needs -public-url
               -campaigns FILE        campaigns file (default testdata/campaigns.json)
+              -exchanges FILE        exchanges file (ids, allowed sources, tokens, price keys; read
+                                     once, at start); without it, one open exchange "default" with
+                                     clear prices on the bare paths /dsp/recbid and /dsp/win
+              -trusted-proxies CIDRS comma-separated CIDRs of proxies whose X-Forwarded-For names
+                                     the client, for the exchanges' allow lists (default none)
               -seat SEAT             seat id written in bids (default dsp)
               -public-url URL        base URL of win notices in nurl (default http:// + the
                                      listen address; required when -addr is not loopback)
@@ -55,8 +60,8 @@ final class Options {
         }
     }
 
-    private static final java.util.Set<String> FLAGS = java.util.Set.of("addr", "campaigns", "seat", "public-url",
-            "trust-request-ts", "clock-start", "safety-margin", "bid-ttl", "max-bids", "max-freq-counters", "max-day-counters",
+    private static final java.util.Set<String> FLAGS = java.util.Set.of("addr", "campaigns", "exchanges",
+            "trusted-proxies", "seat", "public-url", "trust-request-ts", "clock-start", "safety-margin", "bid-ttl", "max-bids", "max-freq-counters", "max-day-counters",
             "max-threads");
     private static final java.util.Set<String> BOOLEAN_FLAGS = java.util.Set.of("trust-request-ts");
 
@@ -64,6 +69,8 @@ final class Options {
     String host;
     int port;
     String campaigns = "testdata/campaigns.json";
+    String exchanges; // null: the implicit exchange "default"
+    Proxies trustedProxies = Proxies.none();
     String seat = "dsp";
     String publicUrl;
     boolean trustRequestTs;
@@ -109,6 +116,8 @@ final class Options {
             switch (name) {
                 case "addr" -> o.addr = value;
                 case "campaigns" -> o.campaigns = value;
+                case "exchanges" -> o.exchanges = value.isEmpty() ? null : value; // "" is none, as in Go
+                case "trusted-proxies" -> o.trustedProxies = proxies(name, value);
                 case "seat" -> o.seat = value;
                 case "public-url" -> o.publicUrl = value;
                 case "trust-request-ts" -> o.trustRequestTs = bool(name, value);
@@ -217,6 +226,15 @@ final class Options {
                     + " such as 2026-11-04T08:00:00Z");
         }
         return ServerClock.startingAt(start.seconds(), start.nanos());
+    }
+
+    /** -trusted-proxies, read as the Go server reads it. */
+    private static Proxies proxies(String name, String value) {
+        try {
+            return Proxies.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid value " + value + " for -" + name + ": " + e.getMessage());
+        }
     }
 
     private static long orDefault(long v, long dflt) {

@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * POST /dsp/recbid: validation in the contract's order (method, content
- * type, size, encoding, keys), the decision, and a 200 bid or a 204 no bid.
- * The request time is the server clock when the request arrives (the
- * request's ts under -trust-request-ts).
+ * POST /dsp/recbid[/EXCHANGE]: validation in the contract's order (the
+ * path's exchange, method, the exchange's admission, content type, size,
+ * encoding, keys), the decision, and a 200 bid or a 204 no bid. The bare
+ * path belongs to exchange "default"; a path naming no exchange of the set
+ * is 404. The request time is the server clock when the request arrives
+ * (the request's ts under -trust-request-ts).
  */
 final class RecbidServlet extends JsonServlet {
     private static final long serialVersionUID = 1L;
@@ -21,25 +23,35 @@ final class RecbidServlet extends JsonServlet {
     private final transient Catalog catalog;
     private final transient ServerClock clock;
     private final boolean trustRequestTs;
+    private final transient Exchanges exchanges;
+    private final transient Proxies trustedProxies;
 
-    RecbidServlet(Responses responses, Engine engine, Catalog catalog, ServerClock clock, boolean trustRequestTs) {
+    RecbidServlet(Responses responses, Engine engine, Catalog catalog, ServerClock clock, boolean trustRequestTs,
+            Exchanges exchanges, Proxies trustedProxies) {
         super(responses);
         this.engine = engine;
         this.catalog = catalog;
         this.clock = clock;
         this.trustRequestTs = trustRequestTs;
+        this.exchanges = exchanges;
+        this.trustedProxies = trustedProxies;
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         long arrived = System.nanoTime();
         long now = clock.millis();
-        if (!PATH.equals(req.getRequestURI())) {
+        String id = exchangeOf(req.getRequestURI(), PATH);
+        Exchange exchange = id == null ? null : exchanges.get(id);
+        if (exchange == null) {
             notFound(resp);
             return;
         }
         if (!"POST".equals(req.getMethod())) {
             methodNotAllowed(resp, "POST");
+            return;
+        }
+        if (!exchange.isOpen() && !admit(req, resp, exchange)) {
             return;
         }
         if (!MediaTypes.isForm(req.getHeader("Content-Type"))) {
@@ -81,6 +93,7 @@ final class RecbidServlet extends JsonServlet {
             return;
         }
         br.arrivedNanos = arrived;
+        br.exchange = exchange;
         Engine.Decision d = engine.decide(catalog, br);
         if (!d.isBid()) {
             resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
@@ -88,6 +101,26 @@ final class RecbidServlet extends JsonServlet {
             return;
         }
         writeJson(resp, HttpServletResponse.SC_OK, responses.bid(br, d));
+    }
+
+    /**
+     * Checks that the exchange lets this client ask for bids: its address
+     * (the connection's peer, or behind a trusted proxy the client its
+     * X-Forwarded-For names) in allow, then its bearer token. A refusal is
+     * answered 403 forbidden.
+     */
+    private boolean admit(HttpServletRequest req, HttpServletResponse resp, Exchange exchange) throws IOException {
+        Netip.Addr peer = Netip.parseAddr(req.getRemoteAddr());
+        Netip.Addr client = trustedProxies.client(peer, req.getHeaders("X-Forwarded-For"));
+        Exchange.Refusal refusal = exchange.admit(client, req.getHeader("Authorization"));
+        if (refusal == Exchange.Refusal.ADMITTED) {
+            return true;
+        }
+        String message = refusal == Exchange.Refusal.TOKEN
+                ? "a bid request for exchange " + exchange.id() + " needs its bearer token (Authorization: Bearer …)"
+                : "this source may not ask exchange " + exchange.id() + " for bids";
+        error(resp, HttpServletResponse.SC_FORBIDDEN, "forbidden", "", message);
+        return false;
     }
 
     private void tooLarge(HttpServletResponse resp) throws IOException {

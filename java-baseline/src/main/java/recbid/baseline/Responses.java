@@ -30,13 +30,13 @@ final class Responses {
     private final ObjectWriter bidWriter;
     private final ObjectWriter errorWriter;
     private final String seat;
-    private final String winUrl;
+    private final String publicUrl;
 
     Responses(ObjectMapper mapper, String seat, String publicUrl) {
         this.bidWriter = mapper.writerFor(BidResponse.class);
         this.errorWriter = mapper.writerFor(ErrorBody.class);
         this.seat = seat;
-        this.winUrl = publicUrl + WinServlet.PATH;
+        this.publicUrl = publicUrl;
     }
 
     /** The configured mapper: strict reading of the campaigns file, the contract's writing of answers. */
@@ -71,13 +71,17 @@ final class Responses {
     @JsonPropertyOrder({"error", "field", "message"})
     record ErrorBody(String error, String field, String message) {}
 
-    /** The bid answer of the contract. */
+    /**
+     * The bid answer of the contract, with the nurl of the exchange the bid
+     * was made for: PUBLIC-URL/dsp/win[/ID]?bidid=B&amp;price=MACRO.
+     */
     byte[] bid(BidRequest req, Engine.Decision d) throws JsonProcessingException {
         String bidId = d.bidId().toHex();
         Campaign c = d.campaign();
         Campaign.Creative cr = d.creative();
         Bid bid = new Bid(bidId, req.impId, c.price(), cr.id(), c.id(), cr.id(), c.adomain(), c.cat(), cr.w(), cr.h(),
-                winUrl + "?bidid=" + bidId + "&price=${AUCTION_PRICE}", cr.adm());
+                publicUrl + req.exchange.winPath() + "?bidid=" + bidId + "&price=" + req.exchange.priceMacro(),
+                cr.adm());
         return bidWriter.writeValueAsBytes(
                 new BidResponse(req.id, bidId, "USD", List.of(new SeatBid(seat, List.of(bid)))));
     }

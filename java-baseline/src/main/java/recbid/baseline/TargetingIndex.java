@@ -33,6 +33,7 @@ final class TargetingIndex {
     static final int INVENTORY = 1 << 5; // site in sites, or bundle in bundles
     static final int CATS = 1 << 6;
     static final int HOURS = 1 << 7;
+    static final int EXCHANGE = 1 << 8;
     static final int EXCLUDED = 1 << 31;
 
     /** How many campaigns, in priority order, are matched at a time. */
@@ -53,6 +54,7 @@ final class TargetingIndex {
         final Map<String, int[]> sites;
         final Map<String, int[]> bundles;
         final Map<String, int[]> cats;
+        final Map<String, int[]> exchanges;
         final int[][] devtypes = new int[8][];
         final int[][] hours = new int[24][];
 
@@ -65,6 +67,7 @@ final class TargetingIndex {
             sites = Postings.freeze(b.sites);
             bundles = Postings.freeze(b.bundles);
             cats = Postings.freeze(b.cats);
+            exchanges = Postings.freeze(b.exchanges);
             for (int d = 0; d < devtypes.length; d++) {
                 devtypes[d] = b.devtypes[d].toArray();
             }
@@ -82,6 +85,7 @@ final class TargetingIndex {
             final Map<String, Postings> sites = new HashMap<>();
             final Map<String, Postings> bundles = new HashMap<>();
             final Map<String, Postings> cats = new HashMap<>();
+            final Map<String, Postings> exchanges = new HashMap<>();
             final Postings[] devtypes = new Postings[8];
             final Postings[] hours = new Postings[24];
 
@@ -103,6 +107,7 @@ final class TargetingIndex {
                 Postings.addAll(sites, t.sites(), n);
                 Postings.addAll(bundles, t.bundles(), n);
                 Postings.addAll(cats, t.cats(), n);
+                Postings.addAll(exchanges, t.exchanges(), n);
                 for (int d : t.devtypes()) {
                     devtypes[d].add(n);
                 }
@@ -151,6 +156,7 @@ final class TargetingIndex {
             req |= t.sites().isEmpty() && t.bundles().isEmpty() ? 0 : INVENTORY;
             req |= t.cats().isEmpty() ? 0 : CATS;
             req |= t.hours().isEmpty() ? 0 : HOURS;
+            req |= t.exchanges().isEmpty() ? 0 : EXCHANGE;
             required[i] = req;
 
             keys.clear();
@@ -225,6 +231,7 @@ final class TargetingIndex {
         if (req.timeMs >= 0) {
             m.add(si.hours[(int) (Math.floorDiv(req.timeMs, 3_600_000L) % 24)], HOURS);
         }
+        m.add(lookup(si.exchanges, req.exchange.id()), EXCHANGE);
         // Exclusions come last: they only mark campaigns already touched.
         m.add(lookup(excludeSites, req.site), EXCLUDED);
         m.add(lookup(excludeBundles, req.bundle), EXCLUDED);

@@ -6,12 +6,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * GET /dsp/win?bidid=…&amp;price=…, the exchange's win notice. Checks run in
- * this order: method; a query that is not valid url-encoding (400 bad_query);
- * bidid missing, price missing (400 missing_field) or malformed (400
- * invalid_field); unknown or expired bid (404 unknown_bid); price above the
- * bid's price (400 invalid_field); then the first notice is recorded (204)
- * and repeats answer 204 with X-Win-Duplicate: 1.
+ * GET /dsp/win[/EXCHANGE]?bidid=…&amp;price=…, an exchange's win notice.
+ * Checks run in this order: the path (/dsp/win/default is 404: default
+ * lives on the bare path); method; a query that is not valid url-encoding
+ * (400 bad_query); bidid missing, price missing (400 missing_field); an
+ * unknown or expired bid, a bidid that is not 32 hex digits, or a bid made
+ * for another exchange than the path's (404 unknown_bid, as if it did not
+ * exist); a price that the bid's exchange's rules refuse: malformed, zero,
+ * not signed with its keys (400 invalid_field); a price above the bid's
+ * own (400 invalid_field); then the first notice is recorded (204) and
+ * repeats answer 204 with X-Win-Duplicate: 1. The bid comes before the
+ * price because its exchange decides how the price is read. Win notices are
+ * not filtered by source: the encrypted price is their guard.
  */
 final class WinServlet extends JsonServlet {
     private static final long serialVersionUID = 1L;
@@ -28,7 +34,8 @@ final class WinServlet extends JsonServlet {
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        if (!PATH.equals(req.getRequestURI())) {
+        String exchange = exchangeOf(req.getRequestURI(), PATH);
+        if (exchange == null) {
             notFound(resp);
             return;
         }
@@ -66,17 +73,20 @@ final class WinServlet extends JsonServlet {
             error(resp, HttpServletResponse.SC_BAD_REQUEST, "missing_field", "price", "price is required");
             return;
         }
-        long price = Micros.parse(found[1]);
-        if (price == Micros.INVALID || price == 0) { // a leaked nurl fired at 0 must not claim the win first
-            error(resp, HttpServletResponse.SC_BAD_REQUEST, "invalid_field", "price",
-                    "price must be a decimal > 0 with at most 6 fractional digits");
+        BidStore.BidId id = BidStore.BidId.parse(found[0]);
+        BidStore.BidRecord rec = id == null ? null : engine.peek(id);
+        if (rec == null || !rec.exchange().id().equals(exchange)) {
+            unknownBid(resp);
             return;
         }
-        BidStore.BidId id = BidStore.BidId.parse(found[0]);
-        Engine.WinOutcome out = id == null ? Engine.WinOutcome.UNKNOWN_BID : engine.win(id, price);
-        switch (out) {
-            case UNKNOWN_BID -> error(resp, HttpServletResponse.SC_NOT_FOUND, "unknown_bid", "bidid",
-                    "unknown or expired bid");
+        Pricing pricing = rec.exchange().pricing();
+        long price = pricing.decode(found[1]);
+        if (price == Micros.INVALID) {
+            error(resp, HttpServletResponse.SC_BAD_REQUEST, "invalid_field", "price", pricing.priceMessage());
+            return;
+        }
+        switch (engine.win(id, price)) {
+            case UNKNOWN_BID -> unknownBid(resp); // expired since the peek
             case PRICE_ABOVE_BID -> error(resp, HttpServletResponse.SC_BAD_REQUEST, "invalid_field", "price",
                     "price is above the bid's price");
             case DUPLICATE -> {
@@ -85,5 +95,9 @@ final class WinServlet extends JsonServlet {
             }
             case RECORDED, TEST -> resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
         }
+    }
+
+    private void unknownBid(HttpServletResponse resp) throws IOException {
+        error(resp, HttpServletResponse.SC_NOT_FOUND, "unknown_bid", "bidid", "unknown or expired bid");
     }
 }
