@@ -893,6 +893,8 @@ func TestParityExchanges(t *testing.T) {
 		{name: "adx's bid on far's path", path: "/dsp/win/far", win: "bidid={bid:adx with its token}&price=0.5", want: 404},
 		{name: "a clear price to adx", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=0.5", want: 400},
 		{name: "a forged price", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + forged, want: 400},
+		{name: "a price spelled non-canonically", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" +
+			nonCanonical(mint(cpm, 850_000)), want: 400},
 		{name: "an encrypted zero", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 0), want: 400},
 		{name: "above the bid", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 850_001), want: 400},
 		{name: "adx's price", path: "/dsp/win/adx", win: "bidid={bid:adx with its token}&price=" + mint(cpm, 850_000), want: 204},
@@ -937,4 +939,12 @@ func TestParityRefusesBadExchanges(t *testing.T) {
 		assert.Contains(t, string(out), problem, "the Java baseline names the Go server's problem")
 	}
 	assert.NotContains(t, string(out), "listening on")
+}
+
+// nonCanonical spells an unpadded 28-byte base64 string's bytes another
+// way: its last character with an unused low bit set.
+func nonCanonical(s string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, s[len(s)-1])
+	return s[:len(s)-1] + string(alphabet[last^1])
 }

@@ -88,6 +88,7 @@ func TestDecode(t *testing.T) {
 		{"encrypted cpm", cpm, long, 1_250_000},
 		{"encrypted, padded", cpm, long + "==", 1_250_000},
 		{"encrypted, one pad", cpm, long + "=", 0},
+		{"encrypted, a non-canonical last character", cpm, nonCanonical(long), 0},
 		{"encrypted, too much padding", cpm, long + "===", 0},
 		{"encrypted, standard base64", cpm, strings.NewReplacer("-", "+", "_", "/").Replace(ffIV), 0},
 		{"encrypted, web-safe base64 of the same", cpm, ffIV, 7},
@@ -114,6 +115,14 @@ func TestDecode(t *testing.T) {
 
 // TestTamperedPricesAreRefused: flipping any bit of a valid encrypted
 // price makes it fail.
+// nonCanonical spells s's bytes another way: its last character with one of
+// the low bits set that an unpadded 28-byte string does not use.
+func nonCanonical(s string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, s[len(s)-1])
+	return s[:len(s)-1] + string(alphabet[last^1])
+}
+
 func TestTamperedPricesAreRefused(t *testing.T) {
 	p, err := EncryptedPricing(mustKey(t, e1), mustKey(t, i1), false)
 	require.NoError(t, err)

@@ -150,9 +150,9 @@ final class Pricing {
 
     /**
      * Decodes web-safe base64 of exactly n bytes, with its "=" padding or
-     * without (as Go's base64.RawURLEncoding after the padding is cut): null
-     * for another length, other padding, or a character outside A-Z a-z 0-9
-     * '-' '_'.
+     * without (as Go's base64.RawURLEncoding.Strict() after the padding is
+     * cut): null for another length, other padding, a character outside A-Z
+     * a-z 0-9 '-' '_', or a last character with unused bits set.
      */
     static byte[] decodeBase64(String s, int n) {
         int raw = (n * 8 + 5) / 6; // characters without padding
@@ -174,7 +174,11 @@ final class Pricing {
             }
         }
         byte[] out = Base64.getUrlDecoder().decode(s);
-        return out.length == n ? out : null;
+        // Its one canonical spelling only (as Go's Strict decoding): the
+        // unused low bits of the last character must be zero, so that no
+        // two strings carry the same price.
+        boolean canonical = Base64.getUrlEncoder().withoutPadding().encodeToString(out).equals(s);
+        return out.length == n && canonical ? out : null;
     }
 
     private static Mac mac(SecretKeySpec key) {
