@@ -42,7 +42,8 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(or $(BENCHTIME),2s) ./...
 
-# The request rate of dspd next to a bare net/http server, wrk on the other CPU.
+# The request rate of dspd (memory, disk, disk with -bid-window 0) next to a bare
+# net/http server, wrk on the other CPU; then group commit's p99 at half the rate.
 rate:
 	scripts/rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
 
@@ -59,9 +60,10 @@ loadgen-vs-wrk:
 java-baseline:
 	java-baseline/build.sh
 
-# Three dspd replicas sharing Redis behind nginx, on loopback (cluster-stop stops them).
+# Three dspd replicas sharing Redis behind nginx, on loopback (cluster-stop stops them);
+# CLUSTER=1: the state in a Redis Cluster of three masters.
 cluster:
-	scripts/cluster.sh start
+	CLUSTER=$(or $(CLUSTER),0) scripts/cluster.sh start
 
 cluster-stop:
 	scripts/cluster.sh stop
@@ -79,8 +81,9 @@ openrtb-rate:
 compare-java:
 	scripts/compare-java.sh $(or $(N),10000) $(or $(DURATION),10s) $(or $(ROUNDS),3)
 
-# c10k (10,000 keep-alive connections, 1,000,000 requests), 5,000,000 bids
-# through the memory caps, reload of 100,000 campaigns under load, 60 s fuzzing.
+# c10k (10,000 keep-alive connections, 1,000,000 requests) on the disk state, 5,000,000 bids
+# through the memory caps and on disk, reload of 100,000 campaigns under load, start-up on
+# 4,000,000 records, large kill -9 rounds, 60 s fuzzing.
 soak:
 	scripts/soak.sh $(or $(CONNS),10000) $(or $(REQUESTS),1000000) $(or $(SOAK_FUZZTIME),60s)
 

@@ -18,6 +18,7 @@ import (
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/internal/jsoncodec"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // discardWriter is a ResponseWriter that keeps only the status, the way a
@@ -38,8 +39,8 @@ func benchServer(b *testing.B) *Server {
 	b.Helper()
 	now := clock.StartingAt(testNow)
 	engine := bidder.NewEngine(bidder.Config{Clock: now},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: now}),
-		bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{}))
+		memory.NewLedger(memory.LedgerConfig{Clock: now}),
+		memory.NewBidStore(memory.BidStoreConfig{}))
 	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
 	require.NoError(b, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // The keys of exchange adx in these tests: the first published pair, and a
@@ -347,7 +348,7 @@ func TestTrustedProxies(t *testing.T) {
 func BenchmarkRecbidExchange(b *testing.B) {
 	// testdata's campaigns, so that post.data bids, on a running clock and
 	// with room for every bid of the run.
-	srv := buildTestServer(b, testdataCampaigns, serverOptions{clock: clock.StartingAt(testNow), maxBids: bidder.DefaultMaxBids,
+	srv := buildTestServer(b, testdataCampaigns, serverOptions{clock: clock.StartingAt(testNow), maxBids: memory.DefaultMaxBids,
 		random: true, exFile: writeFile(b, "exchanges.json", exchangesFile(adxEKey, adxIKey))})
 	post := []byte(readFile(b, "../testdata/post.data"))
 	for _, tt := range []struct{ name, target, remote string }{

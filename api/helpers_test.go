@@ -15,6 +15,7 @@ import (
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/countrand"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // testNow is the server clock in these tests: 2026-11-04 08:00 UTC, inside
@@ -26,8 +27,8 @@ const testdataCampaigns = "../testdata/campaigns.json"
 type testServer struct {
 	*Server
 	engine *bidder.Engine
-	ledger *bidder.MemoryLedger
-	bids   *bidder.MemoryBidStore
+	ledger *memory.Ledger
+	bids   *memory.BidStore
 	public http.Handler
 	admin  http.Handler
 }
@@ -70,12 +71,12 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 	if o.maxBids == 0 {
 		o.maxBids = 100_000
 	}
-	ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: o.clock})
-	bc := bidder.MemoryBidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader)}
+	ledger := memory.NewLedger(memory.LedgerConfig{Clock: o.clock})
+	bc := memory.BidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader)}
 	if o.random {
 		bc.Random = nil
 	}
-	bids := bidder.NewMemoryBidStore(bc)
+	bids := memory.NewBidStore(bc)
 	var store bidder.BidStore = bids
 	if o.wrap != nil {
 		store = o.wrap(bids)

@@ -206,8 +206,19 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	if st, ok := engine.Ledger().(interface{ Failures() int64 }); ok {
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "dspd_state_store_failures_total",
-			Help: "Operations of the shared state store (Redis) that failed or timed out.",
+			Help: "Operations of the state store that failed: Redis operations that failed or timed out; disk writes that found the disk full.",
 		}, func() float64 { return float64(st.Failures()) }))
+	}
+	if st, ok := engine.Ledger().(interface{ Unavailable() bool }); ok {
+		f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "dspd_state_unavailable",
+			Help: "1 while the disk state cannot write (a full disk): no bids, win notices answered 503.",
+		}, func() float64 {
+			if st.Unavailable() {
+				return 1
+			}
+			return 0
+		}))
 	}
 	if st, ok := engine.Ledger().(interface{ LostBidCounts() int64 }); ok {
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{

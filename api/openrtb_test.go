@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // openrtbCampaigns are small campaigns whose decisions the tests can tell
@@ -551,7 +552,7 @@ func TestOpenRTBMultiImpression(t *testing.T) {
 }
 
 // failingBids is a bid store whose Save always fails.
-type failingBids struct{ *bidder.MemoryBidStore }
+type failingBids struct{ *memory.BidStore }
 
 func (failingBids) Save(context.Context, bidder.BidRecord, time.Time) (bidder.BidID, error) {
 	return bidder.BidID{}, errors.New("bid store down")
@@ -621,7 +622,7 @@ func TestOpenRTBNoBidReasons(t *testing.T) {
 func newFailingServer(t *testing.T, path string) *testServer {
 	t.Helper()
 	return buildTestServer(t, path, serverOptions{
-		wrap: func(b bidder.BidStore) bidder.BidStore { return failingBids{b.(*bidder.MemoryBidStore)} }})
+		wrap: func(b bidder.BidStore) bidder.BidStore { return failingBids{b.(*memory.BidStore)} }})
 }
 
 // TestOpenRTBPostJSON: testdata/openrtb/post.json wins the same bid as
@@ -745,7 +746,7 @@ func TestOpenRTBAllocations(t *testing.T) {
 func benchServerT(t *testing.T) *Server {
 	t.Helper()
 	engine := bidder.NewEngine(bidder.Config{Clock: func() time.Time { return testNow }},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{}), bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{}))
+		memory.NewLedger(memory.LedgerConfig{}), memory.NewBidStore(memory.BidStoreConfig{}))
 	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package bidder
+package bidder_test
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/synth"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // synthCatalog returns the JSON and the catalog of n synthetic campaigns,
@@ -32,14 +34,14 @@ func campaignsJSON(tb testing.TB, n int) []byte {
 
 // requestFromForm builds a Request from a url-encoded body with net/url, for
 // benchmarks outside the transport.
-func requestFromForm(tb testing.TB, body string) Request {
+func requestFromForm(tb testing.TB, body string) bidder.Request {
 	tb.Helper()
 	v, err := url.ParseQuery(body)
 	require.NoError(tb, err)
 	atoi := func(k string) int { n, _ := strconv.Atoi(v.Get(k)); return n }
-	floor, _ := ParseMicros(v.Get("floor"))
+	floor, _ := bidder.ParseMicros(v.Get("floor"))
 	ts, _ := strconv.ParseInt(v.Get("ts"), 10, 64)
-	return Request{
+	return bidder.Request{
 		ID: v.Get("id"), ImpID: v.Get("imp_id"), W: atoi("w"), H: atoi("h"), Floor: floor,
 		Cur: v.Get("cur"), Site: v.Get("site"), Bundle: v.Get("bundle"), Cat: v.Get("cat"),
 		BCat: v.Get("bcat"), BAdv: v.Get("badv"), OS: v.Get("os"), DevType: atoi("devtype"),
@@ -53,20 +55,20 @@ func requestFromForm(tb testing.TB, body string) Request {
 // interfere.
 func BenchmarkDecide(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
-		cat, err := ParseCatalog(campaignsJSON(b, n))
+		cat, err := bidder.ParseCatalog(campaignsJSON(b, n))
 		require.NoError(b, err)
 		cs := synth.Campaigns(n, synth.DefaultSeed)
-		var reqs []Request
+		var reqs []bidder.Request
 		for _, body := range synth.Requests(2000, synth.DefaultSeed, cs) {
 			reqs = append(reqs, requestFromForm(b, body))
 		}
 		post := requestFromForm(b, synth.PostData())
 		for _, mix := range []struct {
 			name string
-			reqs []Request
-		}{{"post.data", []Request{post}}, {"requests", reqs}} {
+			reqs []bidder.Request
+		}{{"post.data", []bidder.Request{post}}, {"requests", reqs}} {
 			b.Run(fmt.Sprintf("campaigns=%d/%s", n, mix.name), func(b *testing.B) {
-				e := NewEngine(Config{}, NewMemoryLedger(MemoryLedgerConfig{}), NewMemoryBidStore(MemoryBidStoreConfig{}))
+				e := bidder.NewEngine(bidder.Config{}, memory.NewLedger(memory.LedgerConfig{}), memory.NewBidStore(memory.BidStoreConfig{}))
 				ctx := context.Background()
 				bids := 0
 				b.ReportAllocs()
@@ -94,22 +96,10 @@ func BenchmarkLoadCatalog(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := ParseCatalog(data); err != nil {
+				if _, err := bidder.ParseCatalog(data); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-	}
-}
-
-func BenchmarkMemoryBidStoreSave(b *testing.B) {
-	s := NewMemoryBidStore(MemoryBidStoreConfig{})
-	ctx := context.Background()
-	rec := BidRecord{CampaignID: "c-0001", CreativeID: "cr-0001-a", Price: 2_500_000}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := s.Save(ctx, rec, testNow); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package bidder
+package bidder_test
 
 import (
 	"context"
@@ -7,33 +7,36 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // TestHeldBidsCountAgainstCaps: bids made earlier in the same request (the
 // other impressions of an OpenRTB request) count against the frequency cap
 // and the remaining budget, as if won at their bid price.
 func TestHeldBidsCountAgainstCaps(t *testing.T) {
-	capped := camp("capped", usd(3), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 3600} })
-	twoBids := camp("budget", usd(2), func(c *Campaign) { c.DailyBudget = usd(0.004) }) // room for exactly two bids
+	capped := camp("capped", usd(3), func(c *bidder.Campaign) { c.FreqCap = bidder.FreqCap{Impressions: 1, PeriodS: 3600} })
+	twoBids := camp("budget", usd(2), func(c *bidder.Campaign) { c.DailyBudget = usd(0.004) }) // room for exactly two bids
 	other := camp("other", usd(1))
 	tests := []struct {
 		name      string
-		campaigns []*Campaign
-		held      func(cat *Catalog) []Held
+		campaigns []*bidder.Campaign
+		held      func(cat *bidder.Catalog) []bidder.Held
 		want      string // the winner, or "" for a no bid
-		reason    NoBidReason
+		reason    bidder.NoBidReason
 	}{
-		{"capped at 1, nothing held", []*Campaign{capped}, nil, "capped", ReasonNone},
-		{"capped at 1, one held", []*Campaign{capped}, heldOf("capped", 1), "", ReasonFreqCap},
-		{"capped at 1, one held, another campaign bids", []*Campaign{capped, other}, heldOf("capped", 1), "other", ReasonNone},
-		{"held bids of another campaign do not count", []*Campaign{capped, other}, heldOf("other", 3), "capped", ReasonNone},
-		{"budget for two, one held", []*Campaign{twoBids}, heldOf("budget", 1), "budget", ReasonNone},
-		{"budget for two, two held", []*Campaign{twoBids}, heldOf("budget", 2), "", ReasonBudget},
+		{"capped at 1, nothing held", []*bidder.Campaign{capped}, nil, "capped", bidder.ReasonNone},
+		{"capped at 1, one held", []*bidder.Campaign{capped}, heldOf("capped", 1), "", bidder.ReasonFreqCap},
+		{"capped at 1, one held, another campaign bids", []*bidder.Campaign{capped, other}, heldOf("capped", 1), "other", bidder.ReasonNone},
+		{"held bids of another campaign do not count", []*bidder.Campaign{capped, other}, heldOf("other", 3), "capped", bidder.ReasonNone},
+		{"budget for two, one held", []*bidder.Campaign{twoBids}, heldOf("budget", 1), "budget", bidder.ReasonNone},
+		{"budget for two, two held", []*bidder.Campaign{twoBids}, heldOf("budget", 2), "", bidder.ReasonBudget},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _, _ := newTestEngine()
-			cat := NewCatalog(tt.campaigns)
+			cat := bidder.NewCatalog(tt.campaigns)
 			req := baseRequest()
 			req.UID = "u1"
 			if tt.held != nil {
@@ -50,15 +53,15 @@ func TestHeldBidsCountAgainstCaps(t *testing.T) {
 }
 
 // heldOf holds n bids of campaign id at its bid price.
-func heldOf(id string, n int) func(*Catalog) []Held {
-	return func(cat *Catalog) []Held {
+func heldOf(id string, n int) func(*bidder.Catalog) []bidder.Held {
+	return func(cat *bidder.Catalog) []bidder.Held {
 		c, ok := cat.Campaign(id)
 		if !ok {
 			panic(id)
 		}
-		var h []Held
+		var h []bidder.Held
 		for range n {
-			h = append(h, Held{Campaign: c, Price: c.BidCPM})
+			h = append(h, bidder.Held{Campaign: c, Price: c.BidCPM})
 		}
 		return h
 	}
@@ -68,18 +71,18 @@ func heldOf(id string, n int) func(*Catalog) []Held {
 // reason capacity, nothing counted), and the records held are untouched.
 func TestDecideCapacity(t *testing.T) {
 	ctx := context.Background()
-	ledger := NewMemoryLedger(MemoryLedgerConfig{Clock: fixedClock})
-	e := NewEngine(Config{Clock: fixedClock}, ledger, newBidStore(time.Minute, 1))
-	cat := NewCatalog([]*Campaign{camp("c1", usd(2))})
+	ledger := memory.NewLedger(memory.LedgerConfig{Clock: fixedClock})
+	e := bidder.NewEngine(bidder.Config{Clock: fixedClock}, ledger, newBidStore(time.Minute, 1))
+	cat := bidder.NewCatalog([]*bidder.Campaign{camp("c1", usd(2))})
 	req := baseRequest()
 	first, err := e.Decide(ctx, cat, &req)
 	require.NoError(t, err)
 	require.True(t, first.Bid())
 	second, err := e.Decide(ctx, cat, &req)
-	assert.ErrorIs(t, err, ErrCapacity)
-	assert.Equal(t, ReasonCapacity.String(), second.Reason.String())
+	assert.ErrorIs(t, err, bidder.ErrCapacity)
+	assert.Equal(t, bidder.ReasonCapacity.String(), second.Reason.String())
 	assert.Nil(t, second.Campaign)
-	st, _, _ := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(ctx, "c1", "", bidder.DayOf(req.TimeMs))
 	assert.Equal(t, int64(1), st.Bids, "the refused bid is not counted")
 	_, err = e.Win(ctx, first.BidID, usd(1))
 	assert.NoError(t, err, "the held record is still won")
@@ -88,21 +91,21 @@ func TestDecideCapacity(t *testing.T) {
 // TestUserKeys: the user hash depends on its key only, so two engines (two
 // replicas, or one before and after a restart) on the same key agree.
 func TestUserKeys(t *testing.T) {
-	k := HashKey{1, 2, 3}
+	k := bidder.HashKey{1, 2, 3}
 	assert.Equal(t, k.User("user-1"), k.User("user-1"))
 	assert.NotEqual(t, k.User("user-1"), k.User("user-2"))
-	assert.NotEqual(t, k.User("user-1"), HashKey{4}.User("user-1"), "another key, other users")
+	assert.NotEqual(t, k.User("user-1"), bidder.HashKey{4}.User("user-1"), "another key, other users")
 	assert.True(t, k.User("").IsZero())
 	assert.False(t, k.User("x").IsZero())
-	back, err := ParseHashKey(k.String())
+	back, err := bidder.ParseHashKey(k.String())
 	require.NoError(t, err)
 	assert.Equal(t, k, back)
 	for _, bad := range []string{"", "00", k.String() + "0", "zz" + k.String()[2:]} {
-		_, err := ParseHashKey(bad)
+		_, err := bidder.ParseHashKey(bad)
 		assert.Error(t, err, bad)
 	}
-	a := NewEngine(Config{HashKey: k}, nil, nil)
-	b := NewEngine(Config{HashKey: k}, nil, nil)
+	a := bidder.NewEngine(bidder.Config{HashKey: k}, nil, nil)
+	b := bidder.NewEngine(bidder.Config{HashKey: k}, nil, nil)
 	assert.Equal(t, a.User("u"), b.User("u"))
-	assert.NotEqual(t, NewHashKey(), NewHashKey())
+	assert.NotEqual(t, bidder.NewHashKey(), bidder.NewHashKey())
 }

@@ -1,10 +1,12 @@
-package bidder
+package bidder_test
 
 import (
 	"context"
 	"time"
 
+	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/countrand"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // testNow is the fixed clock of the decision tests: Tuesday 2026-11-03,
@@ -14,28 +16,33 @@ var testNow = time.Date(2026, 11, 3, 10, 30, 0, 0, time.UTC)
 func fixedClock() time.Time { return testNow }
 
 // testHashKey keys the user hash in tests, so that two engines agree.
-var testHashKey = HashKey{15: 1}
+var testHashKey = bidder.HashKey{15: 1}
 
 // newTestEngine returns an engine on a fixed clock with in-memory state and
 // predictable bid ids.
-func newTestEngine() (*Engine, *MemoryLedger, *MemoryBidStore) {
-	ledger := NewMemoryLedger(MemoryLedgerConfig{Clock: fixedClock})
-	bids := NewMemoryBidStore(MemoryBidStoreConfig{TTL: time.Minute, MaxBids: 1000, Random: new(countrand.Reader)})
-	e := NewEngine(Config{Clock: fixedClock, HashKey: testHashKey, BidTTL: time.Minute}, ledger, bids)
+func newTestEngine() (*bidder.Engine, *memory.Ledger, *memory.BidStore) {
+	ledger := memory.NewLedger(memory.LedgerConfig{Clock: fixedClock})
+	bids := newBidStore(time.Minute, 1000)
+	e := bidder.NewEngine(bidder.Config{Clock: fixedClock, HashKey: testHashKey, BidTTL: time.Minute}, ledger, bids)
 	return e, ledger, bids
 }
 
+// newBidStore is a store of maxBids records of ttl with predictable ids.
+func newBidStore(ttl time.Duration, maxBids int) *memory.BidStore {
+	return memory.NewBidStore(memory.BidStoreConfig{TTL: ttl, MaxBids: maxBids, Random: new(countrand.Reader)})
+}
+
 // camp returns an active, untargeted campaign with one 300x250 creative.
-func camp(id string, bid Micros, mods ...func(*Campaign)) *Campaign {
-	c := &Campaign{
+func camp(id string, bid bidder.Micros, mods ...func(*bidder.Campaign)) *bidder.Campaign {
+	c := &bidder.Campaign{
 		ID:          id,
 		Advertiser:  "Advertiser " + id,
 		ADomain:     []string{id + ".example"},
 		Cat:         []string{"IAB1"},
 		Active:      true,
 		BidCPM:      bid,
-		DailyBudget: NoDailyLimit,
-		Creatives: []Creative{{ID: id + "-a", W: 300, H: 250,
+		DailyBudget: bidder.NoDailyLimit,
+		Creatives: []bidder.Creative{{ID: id + "-a", W: 300, H: 250,
 			ImageURL: "https://cdn.example/" + id + ".jpg", ClickURL: "https://example.com/" + id}},
 	}
 	for _, m := range mods {
@@ -44,13 +51,13 @@ func camp(id string, bid Micros, mods ...func(*Campaign)) *Campaign {
 	return c
 }
 
-func baseRequest() Request {
-	return Request{ID: "req-1", ImpID: "1", W: 300, H: 250, TimeMs: testNow.UnixMilli()}
+func baseRequest() bidder.Request {
+	return bidder.Request{ID: "req-1", ImpID: "1", W: 300, H: 250, TimeMs: testNow.UnixMilli()}
 }
 
-func usd(f float64) Micros { return Micros(f*MicrosPerUnit + 0.5) }
+func usd(f float64) bidder.Micros { return bidder.Micros(f*bidder.MicrosPerUnit + 0.5) }
 
-func decide(e *Engine, cat *Catalog, req Request) Decision {
+func decide(e *bidder.Engine, cat *bidder.Catalog, req bidder.Request) bidder.Decision {
 	d, err := e.Decide(context.Background(), cat, &req)
 	if err != nil {
 		panic(err)

@@ -1,4 +1,4 @@
-package bidder
+package bidder_test
 
 import (
 	"fmt"
@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
 )
 
 // naiveDecide is the contract's section 3 read literally, over every
 // campaign, with no index: the reference the indexed engine must agree with.
 // It knows no state, so it supports frequency caps only for requests without
 // uid and budgets below one bid.
-func naiveDecide(cs []*Campaign, r *Request) (reason NoBidReason, winner *Campaign, creative string) {
+func naiveDecide(cs []*bidder.Campaign, r *bidder.Request) (reason bidder.NoBidReason, winner *bidder.Campaign, creative string) {
 	if r.Cur != "" && !strings.EqualFold(r.Cur, "USD") {
-		return ReasonCurrency, nil, ""
+		return bidder.ReasonCurrency, nil, ""
 	}
 	in := func(list []string, v string) bool {
 		return slices.ContainsFunc(list, func(x string) bool { return strings.EqualFold(x, v) })
@@ -32,7 +34,7 @@ func naiveDecide(cs []*Campaign, r *Request) (reason NoBidReason, winner *Campai
 		return out
 	}
 	stage := 0 // furthest stage reached: 1 matched, 2 floor, 3 frequency
-	var best *Campaign
+	var best *bidder.Campaign
 	bestCreative := ""
 	for _, c := range cs {
 		t := &c.Targeting
@@ -48,14 +50,14 @@ func naiveDecide(cs []*Campaign, r *Request) (reason NoBidReason, winner *Campai
 			covered := false
 			for _, x := range t.Cats {
 				for _, y := range items(r.Cat) {
-					covered = covered || Covers(x, y)
+					covered = covered || bidder.Covers(x, y)
 				}
 			}
 			ok = covered
 		}
 		for _, b := range items(r.BCat) {
 			for _, y := range c.Cat {
-				ok = ok && !Covers(b, y)
+				ok = ok && !bidder.Covers(b, y)
 			}
 		}
 		for _, a := range items(r.BAdv) {
@@ -91,9 +93,9 @@ func naiveDecide(cs []*Campaign, r *Request) (reason NoBidReason, winner *Campai
 		}
 	}
 	if best != nil {
-		return ReasonNone, best, bestCreative
+		return bidder.ReasonNone, best, bestCreative
 	}
-	return [...]NoBidReason{ReasonNoMatch, ReasonBelowFloor, ReasonFreqCap, ReasonBudget}[stage], nil, ""
+	return [...]bidder.NoBidReason{bidder.ReasonNoMatch, bidder.ReasonBelowFloor, bidder.ReasonFreqCap, bidder.ReasonBudget}[stage], nil, ""
 }
 
 var (
@@ -122,16 +124,16 @@ func some[T any](rng *rand.Rand, v []T, p float64) []T {
 	return out
 }
 
-func randomCampaign(rng *rand.Rand, i int) *Campaign {
-	c := &Campaign{
+func randomCampaign(rng *rand.Rand, i int) *bidder.Campaign {
+	c := &bidder.Campaign{
 		ID:          fmt.Sprintf("c%d", rng.IntN(1000)*1000+i), // ids of varying lengths
 		Advertiser:  "adv",
 		ADomain:     some(rng, vDomains, 1),
 		Cat:         some(rng, vCats, 1),
 		Active:      rng.IntN(10) > 0,
-		BidCPM:      Micros(1+rng.IntN(5)) * 500_000,
-		DailyBudget: NoDailyLimit,
-		Targeting: Targeting{
+		BidCPM:      bidder.Micros(1+rng.IntN(5)) * 500_000,
+		DailyBudget: bidder.NoDailyLimit,
+		Targeting: bidder.Targeting{
 			Countries: some(rng, vCountries, 0.3), Regions: some(rng, vRegions, 0.15),
 			Cities: some(rng, vCities, 0.1), OS: some(rng, vOS, 0.3),
 			DevTypes: some(rng, []int{1, 2, 4, 5}, 0.2),
@@ -144,7 +146,7 @@ func randomCampaign(rng *rand.Rand, i int) *Campaign {
 		c.Start = testNow.Add(time.Duration(rng.IntN(5)-2) * time.Hour)
 	}
 	if rng.IntN(10) == 0 {
-		c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60}
+		c.FreqCap = bidder.FreqCap{Impressions: 1, PeriodS: 60}
 	}
 	c.Targeting.Exchanges = some(rng, vExchanges, 0.15)
 	switch rng.IntN(20) {
@@ -155,12 +157,12 @@ func randomCampaign(rng *rand.Rand, i int) *Campaign {
 	}
 	for j := range 1 + rng.IntN(3) {
 		s := pick(rng, vSizes)
-		c.Creatives = append(c.Creatives, Creative{ID: fmt.Sprintf("%s-%d", c.ID, j), W: s[0], H: s[1], Secure: rng.IntN(2) == 0})
+		c.Creatives = append(c.Creatives, bidder.Creative{ID: fmt.Sprintf("%s-%d", c.ID, j), W: s[0], H: s[1], Secure: rng.IntN(2) == 0})
 	}
 	return c
 }
 
-func randomRequest(rng *rand.Rand) Request {
+func randomRequest(rng *rand.Rand) bidder.Request {
 	opt := func(v []string, p float64) string {
 		if rng.Float64() < p {
 			return pick(rng, v)
@@ -169,7 +171,7 @@ func randomRequest(rng *rand.Rand) Request {
 	}
 	list := func(v []string, p float64) string { return strings.Join(some(rng, v, p), ",") }
 	s := pick(rng, vSizes)
-	r := Request{
+	r := bidder.Request{
 		ID: "r", ImpID: "1", W: s[0], H: s[1],
 		Country: opt(vCountries, 0.9), Region: opt(vRegions, 0.5), City: opt(vCities, 0.4),
 		OS: opt(vOS, 0.8), Site: opt(vSites, 0.5), Bundle: opt(vBundles, 0.5),
@@ -177,7 +179,7 @@ func randomRequest(rng *rand.Rand) Request {
 		UID:    opt([]string{"u1"}, 0.5),
 		TimeMs: testNow.Add(time.Duration(rng.IntN(6)-3) * time.Hour).UnixMilli(),
 		Secure: rng.IntN(2) == 0,
-		Floor:  Micros(rng.IntN(6)) * 500_000,
+		Floor:  bidder.Micros(rng.IntN(6)) * 500_000,
 	}
 	if rng.IntN(2) == 0 {
 		r.DevType = pick(rng, []int{1, 2, 4, 5})
@@ -194,11 +196,11 @@ func randomRequest(rng *rand.Rand) Request {
 func TestIndexAgreesWithNaiveDecision(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 40 {
-		var cs []*Campaign
+		var cs []*bidder.Campaign
 		for i := range 5 + rng.IntN(200) {
 			cs = append(cs, randomCampaign(rng, i))
 		}
-		cat := NewCatalog(cs)
+		cat := bidder.NewCatalog(cs)
 		e, _, _ := newTestEngine()
 		for i := range 300 {
 			req := randomRequest(rng)
@@ -217,11 +219,11 @@ func TestIndexAgreesWithNaiveDecision(t *testing.T) {
 // several matching blocks, where the decision may stop early.
 func TestIndexAgreesAcrossBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var cs []*Campaign
-	for i := range 3*blockSize + 17 {
+	var cs []*bidder.Campaign
+	for i := range 3*bidder.BlockSize + 17 {
 		cs = append(cs, randomCampaign(rng, i))
 	}
-	cat := NewCatalog(cs)
+	cat := bidder.NewCatalog(cs)
 	e, _, _ := newTestEngine()
 	for i := range 400 {
 		req := randomRequest(rng)

@@ -61,6 +61,7 @@ type Room struct {
 
 // Win is one accepted win notice as the ledger records it.
 type Win struct {
+	BidID      BidID // the bid won: a durable ledger makes its claim durable with the counters
 	CampaignID string
 	Exchange   string  // the exchange the bid was made for
 	Day        Day     // UTC day of the bid's request time
@@ -158,3 +159,13 @@ type Upkeep struct {
 	Refused  int64
 	MaxPause time.Duration
 }
+
+// Bid record lifetimes, whatever the store.
+const (
+	// DefaultBidTTL is how long a bid record waits for its win notice.
+	DefaultBidTTL = 10 * time.Minute
+	// MaxBidTTL bounds the time to live: a win notice comes within minutes
+	// of its bid, and a bid's budget day and frequency counters are kept
+	// for at least a day after it.
+	MaxBidTTL = 24 * time.Hour
+)

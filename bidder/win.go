@@ -13,14 +13,20 @@ type WinOutcome struct {
 }
 
 // Win records the exchange's win notice for a bid at the clearing price
-// (CPM, micros). The first valid notice adds the price to the campaign's
+// (CPM, micros). When the ledger cannot record it, the claim is undone
+// (for stores that can) and the error returned, so that a retry succeeds. The first valid notice adds the price to the campaign's
 // spend for the UTC day of the bid's request time and one win to the
 // (uid, campaign) frequency window; a test bid records nothing; a repeated
 // notice changes nothing. Accounting uses only the bid record, so a reload
 // between bid and win changes nothing. It fails with ErrUnknownBid or
 // ErrPriceAboveBid, recording nothing.
 func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, error) {
-	rec, res, err := e.bids.Claim(ctx, id, price, e.cfg.Clock())
+	now := e.cfg.Clock()
+	if wr, ok := e.bids.(WinRecorder); ok {
+		rec, res, err := wr.ClaimWin(ctx, id, price, now, func(rec BidRecord) Win { return winOf(rec, price) })
+		return WinOutcome{Record: rec, Duplicate: res == Duplicate}, err
+	}
+	rec, res, err := e.bids.Claim(ctx, id, price, now)
 	if err != nil {
 		return WinOutcome{}, err
 	}
@@ -28,15 +34,37 @@ func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, e
 	if res != Claimed || rec.Test {
 		return out, nil
 	}
-	w := Win{CampaignID: rec.CampaignID, Exchange: rec.Exchange, Day: DayOfSec(rec.TimeS), Price: price}
+	if err := e.ledger.RecordWin(ctx, winOf(rec, price)); err != nil {
+		// Nothing was recorded: give the claim back, where the store can,
+		// so that the exchange's retry is not taken for a duplicate.
+		if u, ok := e.bids.(unclaimer); ok {
+			u.Unclaim(id, now)
+		}
+		return out, fmt.Errorf("record win: %w", err)
+	}
+	return out, nil
+}
+
+// unclaimer is implemented by bid stores that can undo a claim.
+type unclaimer interface{ Unclaim(BidID, time.Time) }
+
+// WinRecorder is implemented by a state that claims a bid and records its
+// win in one step: a durable store, whose claim must be durable with the
+// counters. ClaimWin claims the bid as Claim does and, for the first valid
+// notice of a bid that is not a test, records win(record) in the ledger
+// before it returns; when that fails, nothing is claimed or recorded.
+type WinRecorder interface {
+	ClaimWin(ctx context.Context, id BidID, price Micros, now time.Time, win func(BidRecord) Win) (BidRecord, ClaimResult, error)
+}
+
+// winOf is what the ledger records of a bid's win at price.
+func winOf(rec BidRecord, price Micros) Win {
+	w := Win{BidID: rec.ID, CampaignID: rec.CampaignID, Exchange: rec.Exchange, Day: DayOfSec(rec.TimeS), Price: price}
 	if rec.PeriodS > 0 && !rec.User.IsZero() {
 		w.User, w.PeriodS = rec.User, rec.PeriodS
 		w.Window = FreqCap{Impressions: 1, PeriodS: rec.PeriodS}.WindowAt(rec.TimeS)
 	}
-	if err := e.ledger.RecordWin(ctx, w); err != nil {
-		return out, fmt.Errorf("record win: %w", err)
-	}
-	return out, nil
+	return w
 }
 
 // Peek returns the record of a live bid without claiming it, or

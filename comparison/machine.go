@@ -77,6 +77,7 @@ func notes(c *Config, r *Report) []string {
 		"CPU µs/request is the server process's user+system CPU time (from /proc, all threads: GC and JIT included) over the requests it answered in the round.",
 		"Peak RSS is the process's VmHWM at the end of the run.",
 		"failed counts loadgen's failures as ab does; in the scenarios that replay post.data (which always bids) a Length failure is a no bid instead of a bid, in practice a timeout: the decision came later than tmax (120 ms) minus the 5 ms margin. report.json gives every round's status codes and errors by kind.",
+		"Both servers keep their books in memory (dspd runs with -state memory; the Java baseline has no other state): the comparison measures the two stacks, not a disk. make rate measures dspd's default disk state against memory.",
 		"The 2016 figures come from a different machine (i5, 4 cores) and naive ports; they are a labelled reference, not a ratio.",
 	}
 	if c.DspdNoPGOBin == "" {

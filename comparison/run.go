@@ -197,7 +197,7 @@ func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report) ([]*se
 	common := []string{"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090",
 		"-max-bids", fmt.Sprint(cfg.MaxBids), "-bid-ttl", cfg.BidTTL, "-clock-start", cfg.ClockStart}
 	dspd := func(bin, addr, admin string) []string {
-		return append(append([]string{abs(bin), "-addr", addr, "-admin", admin}, common...), "-log-level", "warn")
+		return append(append([]string{abs(bin), "-addr", addr, "-admin", admin}, common...), "-log-level", "warn", "-state", "memory")
 	}
 	type spec struct {
 		name, label, addr string

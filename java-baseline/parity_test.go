@@ -40,6 +40,7 @@ import (
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // Both servers get the same seat and public URL, so their bids have the same
@@ -279,8 +280,8 @@ func startGo(t *testing.T, campaigns string, mode timeMode, exchanges ...string)
 		now = clock.StartingAt(mode.clockStart)
 	}
 	engine := bidder.NewEngine(bidder.Config{Clock: now},
-		bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{Clock: now}),
-		bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{}))
+		memory.NewLedger(memory.LedgerConfig{Clock: now}),
+		memory.NewBidStore(memory.BidStoreConfig{}))
 	srv, err := api.NewServer(api.Config{
 		Seat:           seat,
 		PublicURL:      publicURL,

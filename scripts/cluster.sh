@@ -3,11 +3,14 @@
 # nginx, all on loopback. `start` (make cluster) installs redis-server and
 # nginx from Debian when missing (as root) and starts everything in the
 # background; `stop` (make cluster-stop) stops it. Files in out/cluster/.
+# With CLUSTER=1 (make cluster CLUSTER=1) the state is a Redis Cluster of
+# three masters instead of one redis-server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 dir=$PWD/out/cluster
 redis_port=16379 front=19600
+cluster_ports=(16381 16382 16383)
 replicas=(19601 19602 19603)
 
 stop_cluster() {
@@ -16,8 +19,11 @@ stop_cluster() {
     [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
     rm -f "$f"
   done
-  [ -f "$dir/redis.pid" ] && kill "$(cat "$dir/redis.pid")" 2>/dev/null || true
-  rm -f "$dir/redis.pid"
+  for f in "$dir"/redis*.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+    rm -f "$f"
+  done
+  rm -f "$dir"/nodes-*.conf
 }
 
 case "${1:-start}" in
@@ -37,13 +43,32 @@ stop_cluster
 go build -o bin/dspd ./cmd/dspd
 go build -o bin/loadgen ./cmd/loadgen
 
-redis-server --port $redis_port --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
-  --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
-for _ in $(seq 50); do redis-cli -p $redis_port ping >/dev/null 2>&1 && break; sleep 0.1; done
+if [ "${CLUSTER:-0}" = 1 ]; then
+  seeds=()
+  for p in "${cluster_ports[@]}"; do
+    redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+      --cluster-enabled yes --cluster-config-file "$dir/nodes-$p.conf" \
+      --pidfile "$dir/redis-$p.pid" --logfile "$dir/redis-$p.log"
+    for _ in $(seq 50); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.1; done
+    seeds+=("127.0.0.1:$p")
+  done
+  redis-cli --cluster create "${seeds[@]}" --cluster-replicas 0 --cluster-yes >"$dir/cluster-create.log"
+  for p in "${cluster_ports[@]}"; do
+    for _ in $(seq 100); do redis-cli -p "$p" cluster info | grep -q cluster_state:ok && break; sleep 0.1; done
+  done
+  state="redis-cluster://127.0.0.1:${cluster_ports[0]}?addr=127.0.0.1:${cluster_ports[1]}&addr=127.0.0.1:${cluster_ports[2]}"
+  where="a Redis Cluster of three masters on ${cluster_ports[*]}"
+else
+  redis-server --port $redis_port --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
+  for _ in $(seq 50); do redis-cli -p $redis_port ping >/dev/null 2>&1 && break; sleep 0.1; done
+  state="redis://127.0.0.1:$redis_port/0"
+  where="Redis on 127.0.0.1:$redis_port"
+fi
 
 for i in "${!replicas[@]}"; do
   port=${replicas[$i]} admin=$((16701 + i))
-  nohup bin/dspd -addr 127.0.0.1:$port -admin 127.0.0.1:$admin -state redis://127.0.0.1:$redis_port/0 \
+  nohup bin/dspd -addr 127.0.0.1:$port -admin 127.0.0.1:$admin -state "$state" \
     -public-url http://127.0.0.1:$front -campaigns testdata/campaigns.json "${testdata_clock[@]}" >"$dir/dspd-$port.log" 2>&1 &
   echo $! >"$dir/dspd-$port.pid"
   wait_http http://127.0.0.1:$admin/readyz
@@ -75,7 +100,7 @@ wait_http "http://127.0.0.1:$front/dsp/recbid" >/dev/null 2>&1 || true
 
 cat <<MSG
 cluster up: nginx on 127.0.0.1:$front in front of dspd on ${replicas[*]}
-(admin 127.0.0.1:16701-16703), state in Redis on 127.0.0.1:$redis_port.
+(admin 127.0.0.1:16701-16703), state in $where.
 
   bin/loadgen -k -c 100 -d 10s -p testdata/post.data -T application/x-www-form-urlencoded http://127.0.0.1:$front/dsp/recbid
   curl -s 'http://127.0.0.1:16701/admin/stats?campaign=c-0790&day=2026-11-04'   # any replica sees every replica's books

@@ -24,7 +24,7 @@ cat >"$tmp/exchanges.json" <<JSON
 ]}
 JSON
 background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19598 -admin 127.0.0.1:16598 -log-level warn \
-  -exchanges "$tmp/exchanges.json" "${testdata_clock[@]}"
+  -exchanges "$tmp/exchanges.json" "${testdata_clock[@]}" -state memory
 wait_http http://127.0.0.1:16598/readyz
 
 args=(-t1 -c"$conns" -d"$duration" -s scripts/wrk-post.lua)

@@ -12,7 +12,7 @@ cpus
 go build -o bin/dspd ./cmd/dspd
 go build -o bin/loadgen ./cmd/loadgen
 trap stop_all EXIT
-background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19599 -admin 127.0.0.1:16599 -log-level warn "${testdata_clock[@]}"
+background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19599 -admin 127.0.0.1:16599 -log-level warn "${testdata_clock[@]}" -state memory
 wait_http http://127.0.0.1:16599/readyz
 
 rate() { loadgen_rate "http://127.0.0.1:19599$1" -k -c "$conns" -d "$duration" -T "$2" "${@:3}"; }

@@ -16,7 +16,7 @@ cpus
 go build -pgo=off -o bin/dspd-nopgo ./cmd/dspd   # profile the plain build, as PGO wants
 go build -o bin/loadgen ./cmd/loadgen
 trap stop_all EXIT
-background taskset -c $server_cpu bin/dspd-nopgo -addr 127.0.0.1:19590 -admin 127.0.0.1:16590 -log-level warn "${testdata_clock[@]}"
+background taskset -c $server_cpu bin/dspd-nopgo -addr 127.0.0.1:19590 -admin 127.0.0.1:16590 -log-level warn "${testdata_clock[@]}" -state memory
 wait_http http://127.0.0.1:16590/readyz
 
 load_for=$((seconds + 8))s

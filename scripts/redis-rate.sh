@@ -14,7 +14,7 @@ go build -o bin/loadgen ./cmd/loadgen
 trap stop_all EXIT
 background taskset -c $server_cpu redis-server --port 16380 --bind 127.0.0.1 --save '' --appendonly no --loglevel warning --logfile /dev/null
 for _ in $(seq 50); do redis-cli -p 16380 ping >/dev/null 2>&1 && break; sleep 0.1; done
-background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19596 -admin 127.0.0.1:16596 -log-level warn "${testdata_clock[@]}"
+background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19596 -admin 127.0.0.1:16596 -log-level warn "${testdata_clock[@]}" -state memory
 background taskset -c $server_cpu bin/dspd -addr 127.0.0.1:19597 -admin 127.0.0.1:16597 -log-level warn "${testdata_clock[@]}" -state redis://127.0.0.1:16380/0
 wait_http http://127.0.0.1:16596/readyz
 wait_http http://127.0.0.1:16597/readyz

@@ -11,6 +11,7 @@ import (
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/state/memory"
 )
 
 // config is everything dspd can be told on its command line, with defaults
@@ -30,6 +31,7 @@ type config struct {
 	maxFreq        int
 	maxDays        int
 	state          string
+	bidWindow      time.Duration
 	drainTimeout   time.Duration
 	sweepEvery     time.Duration
 	logFormat      string
@@ -51,10 +53,11 @@ func defaultConfig() config {
 		seat:         api.DefaultSeat,
 		safetyMargin: bidder.DefaultSafetyMargin,
 		bidTTL:       bidder.DefaultBidTTL,
-		maxBids:      bidder.DefaultMaxBids,
-		maxFreq:      bidder.DefaultMaxFreqCounters,
-		maxDays:      bidder.DefaultMaxDayCounters,
-		state:        "memory",
+		maxBids:      memory.DefaultMaxBids,
+		maxFreq:      memory.DefaultMaxFreqCounters,
+		maxDays:      memory.DefaultMaxDayCounters,
+		state:        "disk:data",
+		bidWindow:    2 * time.Millisecond,
 		drainTimeout: 15 * time.Second,
 		sweepEvery:   time.Minute,
 		logFormat:    "text",
@@ -96,10 +99,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	})
 	fs.DurationVar(&c.safetyMargin, "safety-margin", c.safetyMargin, "time kept back from tmax: a decision later than tmax minus this is a no bid (timeout) (0: the default)")
 	fs.DurationVar(&c.bidTTL, "bid-ttl", c.bidTTL, "how long bid records wait for their win notice, at most 24h (0: the default)")
-	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, fmt.Sprintf("most bid records held (%d bytes each, taken as they are made); when full of live records, bids are refused (reason capacity) (0: the default)", bidder.BidRecordBytes))
+	fs.IntVar(&c.maxBids, "max-bids", c.maxBids, fmt.Sprintf("most bid records held (%d bytes each, taken as they are made); when full of live records, bids are refused (reason capacity) (0: the default)", memory.BidRecordBytes))
 	fs.IntVar(&c.maxFreq, "max-freq-counters", c.maxFreq, "most frequency counters held (about 70 bytes each); when full of live counters, bids on capped campaigns are refused (reason capacity) (0: the default)")
 	fs.IntVar(&c.maxDays, "max-day-counters", c.maxDays, "most (campaign, day) budget counters held; when full of live counters, bids are refused (reason capacity) (0: the default)")
-	fs.StringVar(&c.state, "state", c.state, "where budgets, frequency counters and bid records live: memory (this process), or redis://HOST:PORT/DB (shared by replicas; redis-cluster://HOST:PORT for Redis Cluster)")
+	fs.StringVar(&c.state, "state", c.state, "where budgets, frequency counters and bid records live: disk:DIR (kept through restarts and crashes, one dspd per directory), memory (this process only: lost at exit), or redis://HOST:PORT/DB (shared by replicas; redis-cluster://HOST:PORT for Redis Cluster)")
+	fs.DurationVar(&c.bidWindow, "bid-window", c.bidWindow, "with -state disk: 0 answers a bid once its record is durable (group commit); above 0, bids are answered at once and their records written within this window, which a crash can lose (docs/operations.md)")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", c.drainTimeout, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log level: debug, info, warn or error")
@@ -135,8 +139,8 @@ func (c *config) check() error {
 	if c.bidTTL > bidder.MaxBidTTL {
 		return fmt.Errorf("-bid-ttl %v: at most %v", c.bidTTL, bidder.MaxBidTTL)
 	}
-	if c.maxBids > bidder.MaxMemoryBids {
-		return fmt.Errorf("-max-bids %d: at most %d", c.maxBids, bidder.MaxMemoryBids)
+	if c.maxBids > memory.MaxBids {
+		return fmt.Errorf("-max-bids %d: at most %d", c.maxBids, memory.MaxBids)
 	}
 	return nil
 }

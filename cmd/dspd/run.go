@@ -13,7 +13,6 @@ import (
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
-	"github.com/recbid/dspd/redis"
 )
 
 // hooks let tests observe the server's life; every field is optional.
@@ -26,37 +25,6 @@ type hooks struct {
 	connState func(net.Conn, http.ConnState)
 	// wrap, when set, wraps the public handler (tests count requests with it).
 	wrap func(http.Handler) http.Handler
-}
-
-// state is where the books live, as -state names it.
-type state struct {
-	ledger  bidder.Ledger
-	bids    bidder.BidStore
-	hashKey bidder.HashKey // the user hash key the state keeps
-	close   func()
-}
-
-// openState opens the ledger and bid store -state names, on the server clock.
-func openState(ctx context.Context, cfg config, now func() time.Time, log *slog.Logger) (state, error) {
-	if cfg.state == "" || cfg.state == "memory" {
-		ledger := bidder.NewMemoryLedger(bidder.MemoryLedgerConfig{MaxFreqCounters: cfg.maxFreq,
-			MaxDayCounters: cfg.maxDays, Clock: now})
-		return state{
-			ledger:  ledger,
-			bids:    bidder.NewMemoryBidStore(bidder.MemoryBidStoreConfig{TTL: cfg.bidTTL, MaxBids: cfg.maxBids}),
-			hashKey: ledger.HashKey(), // the state's own key: it lives as long as the books it keys
-			close:   func() {},
-		}, nil
-	}
-	s, err := redis.Open(ctx, redis.Config{URL: cfg.state, BidTTL: cfg.bidTTL})
-	if err != nil {
-		return state{}, fmt.Errorf("state: %w", err)
-	}
-	if p := s.EvictionPolicy(); p != "noeviction" {
-		log.Warn("Redis may evict the books when full: set maxmemory-policy noeviction, so that a full Redis refuses writes instead",
-			"maxmemory_policy", p)
-	}
-	return state{ledger: s, bids: s, hashKey: s.HashKey(), close: func() { _ = s.Close() }}, nil
 }
 
 // serverClock is the wall clock, or one started at -clock-start.

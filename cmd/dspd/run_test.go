@@ -55,6 +55,7 @@ func testConfig(t *testing.T) config {
 	cfg.addr, cfg.admin = "127.0.0.1:0", "127.0.0.1:0"
 	cfg.campaigns = copyFile(t, "../../testdata/campaigns.json")
 	cfg.publicURL = "http://127.0.0.1:9090"
+	cfg.state = "disk:" + t.TempDir() // the default kind of state, in a directory of the test's own
 	// -clock-start: testdata's flights and hours hold whenever the test runs.
 	cfg.clockStart = testClockStart
 	return cfg
@@ -222,6 +223,8 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, "http://127.0.0.1:9090", cfg.publicURL)
 	assert.False(t, cfg.trustRequestTS)
 	assert.True(t, cfg.clockStart.IsZero())
+	assert.Equal(t, "disk:data", cfg.state, "a bare dspd keeps its books in ./data")
+	assert.Equal(t, 2*time.Millisecond, cfg.bidWindow)
 
 	cfg, err = parseFlags([]string{"-addr", "127.0.0.1:8000", "-seat", "s1", "-public-url", "https://bid.example/",
 		"-trust-request-ts", "-clock-start", "2026-11-04T08:00:00Z"}, io.Discard)

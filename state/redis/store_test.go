@@ -12,21 +12,29 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
-	"github.com/recbid/dspd/bidder/statetest"
+	"github.com/recbid/dspd/state/statetest"
 )
 
 func TestLedgerConformance(t *testing.T) {
-	r := startRedis(t)
-	statetest.Ledger(t, func(t *testing.T) bidder.Ledger {
-		return r.open(t, Config{SpendStaleness: -1, OpTimeout: time.Second})
-	})
+	for name, start := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			r := start(t)
+			statetest.Ledger(t, func(t *testing.T) bidder.Ledger {
+				return openOn(t, r, Config{SpendStaleness: -1, OpTimeout: time.Second})
+			})
+		})
+	}
 }
 
 func TestBidStoreConformance(t *testing.T) {
-	r := startRedis(t)
-	statetest.BidStore(t, func(t *testing.T, ttl time.Duration) bidder.BidStore {
-		return r.open(t, Config{BidTTL: ttl, OpTimeout: time.Second})
-	})
+	for name, start := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			r := start(t)
+			statetest.BidStore(t, func(t *testing.T, ttl time.Duration) bidder.BidStore {
+				return openOn(t, r, Config{BidTTL: ttl, OpTimeout: time.Second})
+			})
+		})
+	}
 }
 
 func testCampaign(id string, mods ...func(*bidder.Campaign)) *bidder.Campaign {
@@ -44,16 +52,21 @@ func testRequest(uid string) bidder.Request {
 
 // replica is one dspd's engine on the shared store, wired as dspd wires
 // it: the user hash key comes from the store.
-func replica(t *testing.T, r *redisServer, prefix string) *bidder.Engine {
-	s := r.open(t, Config{Prefix: prefix, OpTimeout: time.Second, SpendStaleness: -1})
+func replica(t *testing.T, r target, prefix string) *bidder.Engine {
+	s := openOn(t, r, Config{Prefix: prefix, OpTimeout: time.Second, SpendStaleness: -1})
 	return bidder.NewEngine(bidder.Config{HashKey: s.HashKey()}, s, s)
 }
 
-// TestWinsAcrossReplicas: bids made on one replica, whose win notices (three
-// copies each) hit three replicas at once: every bid is claimed exactly once
-// and the shared spend is exact.
+// TestWinsAcrossReplicas: bids made on three replicas, whose win notices
+// (six copies each) hit the three at once: every bid is claimed exactly
+// once and the shared spend is exact, on one Redis and on a Redis Cluster.
 func TestWinsAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	for name, start := range targets(t) {
+		t.Run(name, func(t *testing.T) { winsAcrossReplicas(t, start(t)) })
+	}
+}
+
+func winsAcrossReplicas(t *testing.T, r target) {
 	ctx := context.Background()
 	replicas := []*bidder.Engine{replica(t, r, "x"), replica(t, r, "x"), replica(t, r, "x")}
 	cat := bidder.NewCatalog([]*bidder.Campaign{testCampaign("c1")})
@@ -105,7 +118,12 @@ func TestWinsAcrossReplicas(t *testing.T) {
 // TestSharedCaps: a frequency cap and a budget reached through wins on
 // other replicas stop the bids of a third.
 func TestSharedCaps(t *testing.T) {
-	r := startRedis(t)
+	for name, start := range targets(t) {
+		t.Run(name, func(t *testing.T) { sharedCaps(t, start(t)) })
+	}
+}
+
+func sharedCaps(t *testing.T, r target) {
 	ctx := context.Background()
 	a, b := replica(t, r, "caps"), replica(t, r, "caps")
 	cat := bidder.NewCatalog([]*bidder.Campaign{

@@ -1,4 +1,4 @@
-package bidder
+package memory
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
 )
 
 // TestBoundedMemory pushes bids, each from a new user of a
@@ -39,10 +41,12 @@ func TestBoundedMemory(t *testing.T) {
 	var nowNs atomic.Int64
 	nowNs.Store(testNow.UnixNano())
 	clock := func() time.Time { return time.Unix(0, nowNs.Load()) }
-	ledger := NewMemoryLedger(MemoryLedgerConfig{MaxFreqCounters: maxFreq, Clock: clock})
-	bids := NewMemoryBidStore(MemoryBidStoreConfig{TTL: ttl, MaxBids: maxBids})
-	e := NewEngine(Config{Clock: clock, BidTTL: ttl}, ledger, bids)
-	cat := NewCatalog([]*Campaign{camp("c1", usd(1), func(c *Campaign) { c.FreqCap = FreqCap{Impressions: 1, PeriodS: 60} })})
+	ledger := NewLedger(LedgerConfig{MaxFreqCounters: maxFreq, Clock: clock})
+	bids := NewBidStore(BidStoreConfig{TTL: ttl, MaxBids: maxBids})
+	e := bidder.NewEngine(bidder.Config{Clock: clock, BidTTL: ttl}, ledger, bids)
+	const price = bidder.MicrosPerUnit // one dollar CPM
+	cat := bidder.NewCatalog([]*bidder.Campaign{{ID: "c1", Active: true, BidCPM: price, DailyBudget: bidder.NoDailyLimit,
+		FreqCap: bidder.FreqCap{Impressions: 1, PeriodS: 60}, Creatives: []bidder.Creative{{ID: "c1-a", W: 300, H: 250}}}})
 
 	// The sweep runs beside the bids, once a simulated second, as dspd's does.
 	tick := make(chan time.Time, 1)
@@ -58,12 +62,12 @@ func TestBoundedMemory(t *testing.T) {
 	base := liveHeap()
 	var peak uint64
 	type made struct {
-		id BidID
+		id bidder.BidID
 		at time.Time
 	}
 	var recent []made // a sample of the bids made, to win at the end
 	accepted, refused := 0, 0
-	req := baseRequest()
+	req := bidder.Request{ID: "req-1", ImpID: "1", W: 300, H: 250}
 	for i := range n {
 		if i%perSecond == 0 && i > 0 {
 			nowNs.Add(int64(time.Second))
@@ -83,8 +87,8 @@ func TestBoundedMemory(t *testing.T) {
 			if i%97 == 0 {
 				recent = append(recent, made{d.BidID, now})
 			}
-		case d.Reason == ReasonCapacity:
-			require.ErrorIs(t, err, ErrCapacity)
+		case d.Reason == bidder.ReasonCapacity:
+			require.ErrorIs(t, err, bidder.ErrCapacity)
 			refused++
 		default:
 			t.Fatalf("bid %d: %v %v", i, d.Reason, err)
@@ -102,7 +106,7 @@ func TestBoundedMemory(t *testing.T) {
 		if end.Sub(m.at) >= ttl {
 			continue
 		}
-		_, err := e.Win(ctx, m.id, usd(0.5))
+		_, err := e.Win(ctx, m.id, price/2)
 		require.NoError(t, err, "a bid made %v before the end must still be held", end.Sub(m.at))
 		won++
 	}
@@ -121,7 +125,7 @@ func TestBoundedMemory(t *testing.T) {
 	assert.LessOrEqual(t, freq, maxFreq)
 	assert.Equal(t, 1, days)
 	assert.Less(t, peak, uint64(boundMB)<<20, fmt.Sprintf("live heap above %d MB", boundMB))
-	st, _, _ := ledger.Stats(ctx, "c1", "", DayOf(req.TimeMs))
+	st, _, _ := ledger.Stats(ctx, "c1", "", bidder.DayOf(req.TimeMs))
 	assert.Equal(t, int64(accepted), st.Bids, "the daily counters are exact throughout")
 	assert.Equal(t, int64(won), st.Wins)
 }

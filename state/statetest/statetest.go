@@ -1,6 +1,7 @@
 // Package statetest is the conformance suite of the bidder's state
-// interfaces: every bidder.Ledger and bidder.BidStore, in memory or in a
-// shared store, must pass the same tables, so that the decision behaves the
+// interfaces: every bidder.Ledger and bidder.BidStore (state/memory,
+// state/disk, state/redis on one server and on a cluster) must pass the
+// same tables, so that the decision behaves the
 // same whichever state it runs on.
 package statetest
 

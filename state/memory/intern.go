@@ -1,4 +1,4 @@
-package bidder
+package memory
 
 import "sync"
 

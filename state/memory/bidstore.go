@@ -1,64 +1,65 @@
-package bidder
+package memory
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/recbid/dspd/bidder"
 )
 
-// Defaults and limits of MemoryBidStore.
+// Defaults and limits of BidStore.
 const (
-	DefaultBidTTL = 10 * time.Minute
-	// MaxBidTTL bounds the time to live: a win notice comes within minutes
-	// of its bid, and a bid's budget day and frequency counters are kept
-	// for at least a day after it.
-	MaxBidTTL = 24 * time.Hour
 	// DefaultMaxBids covers the default time to live at 50,000 bids a
 	// second, above what one core serves (docs/operations.md), in about
 	// 1.4 GiB when full; the memory is taken as records are made.
 	DefaultMaxBids = 30_000_000
-	// MaxMemoryBids is the most a MemoryBidStore can hold: its bid ids
-	// number 2^26 records in each of 64 shards.
-	MaxMemoryBids = memShards << slotBits
+	// MaxBids is the most a BidStore holds: 2^26 records in
+	// each of its 64 shards (200 GB of records).
+	MaxBids = memShards << 26
 	// BidRecordBytes is the memory one record takes, index included (the
 	// record's place is written in its bid id, so there is no index).
 	BidRecordBytes = 48
 )
 
-// MemoryBidStoreConfig configures a MemoryBidStore; the zero value is usable.
-type MemoryBidStoreConfig struct {
-	// TTL is how long a record waits for its win notice (DefaultBidTTL
-	// when zero, at most MaxBidTTL). Records live at least that long and
+// BidStoreConfig configures a BidStore; the zero value is usable.
+type BidStoreConfig struct {
+	// TTL is how long a record waits for its win notice (bidder.DefaultBidTTL
+	// when zero, at most bidder.MaxBidTTL). Records live at least that long and
 	// at most a second more (times are kept in whole seconds).
 	TTL time.Duration
 	// MaxBids is the most records held (DefaultMaxBids when zero, at most
-	// MaxMemoryBids). A store full of unexpired records refuses new ones
-	// with ErrCapacity; it never drops a record before its time to live.
+	// MaxBids). A store full of unexpired records refuses new ones
+	// with bidder.ErrCapacity; it never drops a record before its time to live.
 	MaxBids int
 	// Random is the source of the bid ids' secret bits (crypto/rand when
 	// nil); tests give a predictable one.
 	Random io.Reader
 }
 
-// MemoryBidStore is the default BidStore: a ring of fixed-size records per
+// BidStore is the default BidStore: a ring of fixed-size records per
 // shard, in the order they were made, which is the order they expire in.
-// A bid id is the record's place (shard and slot, 32 bits) and 96 secret
-// random bits that the record keeps: a win notice finds its record without
-// an index, and an id that is stale (its slot reused) or forged does not
-// match. Expired records leave from the head of the ring, a few at each
-// save and in bounded batches by Sweep.
+// A bid id is the record's place (its shard, 6 bits, and its sequence
+// number in the shard, 42 bits: its slot is the number modulo the ring's
+// size) and 80 secret random bits that the record keeps: a win notice finds
+// its record without an index, and an id that is stale (its slot reused) or
+// forged does not match. Expired records leave from the head of the ring, a
+// few at each save and in bounded batches by Sweep. Because an id holds the
+// sequence number rather than the slot, a durable store can restore records
+// into a ring of another size, each at the slot its id names there.
 //
 // A record is 48 bytes and holds no pointers: campaign, creative, price and
 // frequency period are interned together as one number, the user as its
 // 128-bit keyed hash, times as seconds. The garbage collector never scans
 // the millions of records a busy server holds, and their memory is taken in
 // chunks as the rings fill, up to MaxBids.
-type MemoryBidStore struct {
+type BidStore struct {
 	ttl      time.Duration
 	nshards  int
 	random   io.Reader
@@ -74,17 +75,17 @@ type MemoryBidStore struct {
 type bidTerms struct {
 	campaign, creative string
 	exchange, pricing  string
-	price              Micros
+	price              bidder.Micros
 	periodS            int64
 }
 
 // ringRecord is one bid record as the store keeps it: 48 bytes, no pointers.
 type ringRecord struct {
 	secret0 uint64 // the id's secret bits; zero marks a free slot
-	secret1 uint32
+	secret1 uint32 // 16 more of them
 	meta    uint32 // interned terms << 2 | won << 1 | test
 	expires int64  // Unix seconds: the record is live while now < expires
-	user    UserKey
+	user    bidder.UserKey
 	timeS   int64 // the request time, Unix seconds
 }
 
@@ -96,7 +97,7 @@ const (
 
 // Layout of a ring.
 const (
-	slotBits   = 26      // slots per shard, written in the bid id with the shard
+	seqBits    = 42      // the sequence number in a bid id, after the 6 bits of its shard
 	chunkSize  = 1 << 14 // records per chunk: 768 KiB
 	saveDrops  = 4       // expired records a save drops at most
 	sweepBatch = 4096    // expired records a sweep drops per lock hold
@@ -112,23 +113,23 @@ type ring struct {
 	_          [32]byte       // keep shards on separate cache lines
 }
 
-// NewMemoryBidStore returns an empty store.
-func NewMemoryBidStore(cfg MemoryBidStoreConfig) *MemoryBidStore {
+// NewBidStore returns an empty store.
+func NewBidStore(cfg BidStoreConfig) *BidStore {
 	if cfg.TTL <= 0 {
-		cfg.TTL = DefaultBidTTL
+		cfg.TTL = bidder.DefaultBidTTL
 	}
-	cfg.TTL = min(cfg.TTL, MaxBidTTL)
+	cfg.TTL = min(cfg.TTL, bidder.MaxBidTTL)
 	if cfg.MaxBids <= 0 {
 		cfg.MaxBids = DefaultMaxBids
 	}
-	cfg.MaxBids = min(cfg.MaxBids, MaxMemoryBids)
+	cfg.MaxBids = min(cfg.MaxBids, MaxBids)
 	// As many shards as there are records, up to memShards, so that a
 	// small store holds exactly MaxBids.
 	n := memShards
 	for n > 1 && n > cfg.MaxBids {
 		n /= 2
 	}
-	s := &MemoryBidStore{ttl: cfg.TTL, nshards: n, random: cfg.Random, terms: newInterner[bidTerms]()}
+	s := &BidStore{ttl: cfg.TTL, nshards: n, random: cfg.Random, terms: newInterner[bidTerms]()}
 	for i := range s.shards[:n] {
 		s.shards[i].size = uint64(cfg.MaxBids / n)
 		if i < cfg.MaxBids%n {
@@ -159,20 +160,21 @@ func (r *ring) existing(i uint64) *ringRecord {
 
 // Save implements BidStore. When the chosen shard is full it tries the
 // others, so that the store refuses a record only when it holds MaxBids.
-func (s *MemoryBidStore) Save(_ context.Context, rec BidRecord, now time.Time) (BidID, error) {
-	var id BidID
-	if err := s.secret((*[12]byte)(id[4:])); err != nil {
-		return BidID{}, err
+func (s *BidStore) Save(_ context.Context, rec bidder.BidRecord, now time.Time) (bidder.BidID, error) {
+	var id bidder.BidID
+	if err := s.secret((*[10]byte)(id[6:])); err != nil {
+		return bidder.BidID{}, err
 	}
-	if binary.BigEndian.Uint64(id[4:12]) == 0 {
-		id[11] = 1 // a zero secret marks a free slot
+	if binary.BigEndian.Uint64(id[6:14]) == 0 {
+		id[13] = 1 // a zero secret marks a free slot
 	}
+	secret0, secret1 := idSecret(id)
 	r := ringRecord{
-		secret0: binary.BigEndian.Uint64(id[4:12]),
-		secret1: binary.BigEndian.Uint32(id[12:16]),
+		secret0: secret0,
+		secret1: secret1,
 		meta: s.terms.id(bidTerms{campaign: rec.CampaignID, creative: rec.CreativeID, exchange: rec.Exchange,
 			pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
-		expires: ceilSeconds(now.Add(s.ttl)),
+		expires: s.ExpiresAt(now),
 		user:    rec.User,
 		timeS:   rec.TimeS,
 	}
@@ -187,22 +189,44 @@ func (s *MemoryBidStore) Save(_ context.Context, rec BidRecord, now time.Time) (
 		sh.mu.Lock()
 		s.expired.Add(int64(sh.dropExpired(nowS, saveDrops)))
 		if sh.tail-sh.head < sh.size {
-			slot := sh.tail % sh.size
+			seq := sh.tail
 			sh.tail++
-			*sh.slot(slot) = r
+			*sh.slot(seq % sh.size) = r
 			sh.mu.Unlock()
-			binary.BigEndian.PutUint32(id[:4], uint32(shard)<<slotBits|uint32(slot))
+			putPlace(&id, shard, seq)
 			return id, nil
 		}
 		sh.mu.Unlock()
 	}
 	s.refused.Add(1)
-	return BidID{}, ErrCapacity
+	return bidder.BidID{}, bidder.ErrCapacity
+}
+
+// putPlace writes a record's place in its id: the shard and the sequence
+// number (its low 42 bits).
+func putPlace(id *bidder.BidID, shard int, seq uint64) {
+	place := uint64(shard)<<seqBits | seq&(1<<seqBits-1)
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], place)
+	copy(id[:6], b[2:])
+}
+
+// place reads a record's place from its id.
+func place(id bidder.BidID) (shard int, seq uint64) {
+	var b [8]byte
+	copy(b[2:], id[:6])
+	p := binary.BigEndian.Uint64(b[:])
+	return int(p >> seqBits), p & (1<<seqBits - 1)
+}
+
+// idSecret reads the secret bits of an id.
+func idSecret(id bidder.BidID) (uint64, uint32) {
+	return binary.BigEndian.Uint64(id[6:14]), uint32(binary.BigEndian.Uint16(id[14:16]))
 }
 
 // secret draws an id's secret bits: from crypto/rand without a copy on the
 // heap, or from the configured source.
-func (s *MemoryBidStore) secret(dst *[12]byte) error {
+func (s *BidStore) secret(dst *[10]byte) error {
 	if s.random == nil {
 		_, _ = rand.Read(dst[:]) // never fails since Go 1.24
 		return nil
@@ -225,16 +249,22 @@ func ceilSeconds(t time.Time) int64 {
 
 // find returns the shard of id and, with the shard locked, its live record;
 // nil (and the shard unlocked) for an unknown or expired bid.
-func (s *MemoryBidStore) find(id BidID, now time.Time) (*ring, *ringRecord) {
-	place := binary.BigEndian.Uint32(id[:4])
-	shard, slot := int(place>>slotBits), uint64(place&(1<<slotBits-1))
-	secret0, secret1 := binary.BigEndian.Uint64(id[4:12]), binary.BigEndian.Uint32(id[12:16])
+func (s *BidStore) find(id bidder.BidID, now time.Time) (*ring, *ringRecord) {
+	shard, seq := place(id)
+	secret0, secret1 := idSecret(id)
 	if shard >= s.nshards || secret0 == 0 {
 		return nil, nil
 	}
 	sh := &s.shards[shard]
 	sh.mu.Lock()
-	r := sh.existing(slot)
+	// The sequence number must be in the ring's window (at most size long,
+	// so the slot names one record in it): another number of the same slot
+	// is a stale or forged id.
+	if (seq-sh.head)&(1<<seqBits-1) >= sh.tail-sh.head {
+		sh.mu.Unlock()
+		return nil, nil
+	}
+	r := sh.existing(seq % sh.size)
 	if r == nil || r.secret0 != secret0 || r.secret1 != secret1 || r.expires <= now.Unix() {
 		sh.mu.Unlock()
 		return nil, nil
@@ -242,45 +272,118 @@ func (s *MemoryBidStore) find(id BidID, now time.Time) (*ring, *ringRecord) {
 	return sh, r
 }
 
-// record returns what r holds, as a BidRecord of id.
-func (s *MemoryBidStore) record(id BidID, r *ringRecord, terms bidTerms) BidRecord {
-	return BidRecord{ID: id, CampaignID: terms.campaign, CreativeID: terms.creative, Exchange: terms.exchange,
+// record returns what r holds, as a bidder.BidRecord of id.
+func (s *BidStore) record(id bidder.BidID, r *ringRecord, terms bidTerms) bidder.BidRecord {
+	return bidder.BidRecord{ID: id, CampaignID: terms.campaign, CreativeID: terms.creative, Exchange: terms.exchange,
 		Pricing: terms.pricing, User: r.user, TimeS: r.timeS, Price: terms.price, Test: r.meta&metaTest != 0,
 		PeriodS: terms.periodS}
 }
 
 // Peek implements BidStore.
-func (s *MemoryBidStore) Peek(_ context.Context, id BidID, now time.Time) (BidRecord, error) {
+func (s *BidStore) Peek(_ context.Context, id bidder.BidID, now time.Time) (bidder.BidRecord, error) {
 	sh, r := s.find(id, now)
 	if r == nil {
-		return BidRecord{}, ErrUnknownBid
+		return bidder.BidRecord{}, bidder.ErrUnknownBid
 	}
 	defer sh.mu.Unlock()
 	return s.record(id, r, s.terms.value(r.meta>>metaTermsShift)), nil
 }
 
 // Claim implements BidStore.
-func (s *MemoryBidStore) Claim(_ context.Context, id BidID, price Micros, now time.Time) (BidRecord, ClaimResult, error) {
+func (s *BidStore) Claim(_ context.Context, id bidder.BidID, price bidder.Micros, now time.Time) (bidder.BidRecord, bidder.ClaimResult, error) {
 	sh, r := s.find(id, now)
 	if r == nil {
-		return BidRecord{}, 0, ErrUnknownBid
+		return bidder.BidRecord{}, 0, bidder.ErrUnknownBid
 	}
 	defer sh.mu.Unlock()
 	terms := s.terms.value(r.meta >> metaTermsShift)
 	if price > terms.price {
-		return BidRecord{}, 0, ErrPriceAboveBid
+		return bidder.BidRecord{}, 0, bidder.ErrPriceAboveBid
 	}
-	res := Duplicate
+	res := bidder.Duplicate
 	if r.meta&metaWon == 0 {
-		res = Claimed
+		res = bidder.Claimed
 		r.meta |= metaWon
 	}
 	return s.record(id, r, terms), res, nil
 }
 
+// Expires returns when a live record expires (Unix seconds).
+func (s *BidStore) Expires(id bidder.BidID, now time.Time) (int64, bool) {
+	sh, r := s.find(id, now)
+	if r == nil {
+		return 0, false
+	}
+	defer sh.mu.Unlock()
+	return r.expires, true
+}
+
+// ExpiresAt is when a record saved at now expires (Unix seconds): its time
+// to live, rounded up to a whole second.
+func (s *BidStore) ExpiresAt(now time.Time) int64 { return ceilSeconds(now.Add(s.ttl)) }
+
+// Forget drops a live record at once, as if it had never been saved: a
+// durable store that could not write a saved bid takes it back.
+func (s *BidStore) Forget(id bidder.BidID, now time.Time) {
+	if sh, r := s.find(id, now); r != nil {
+		*r = ringRecord{} // a free slot, dropped when the head passes it
+		sh.mu.Unlock()
+	}
+}
+
+// Unclaim undoes a claim whose win could not be recorded, so that the
+// exchange's retry can claim the bid again.
+func (s *BidStore) Unclaim(id bidder.BidID, now time.Time) {
+	if sh, r := s.find(id, now); r != nil {
+		r.meta &^= metaWon
+		sh.mu.Unlock()
+	}
+}
+
+// Restore puts back, at start, a record a durable store kept, at the place
+// its id names and with its own expiry; it must come before any Save. It
+// fails with bidder.ErrCapacity when a shard's records no longer fit in its ring
+// (the store was made with a smaller MaxBids than the one that saved them).
+func (s *BidStore) Restore(rec bidder.BidRecord, expires time.Time, won bool) error {
+	shard, seq := place(rec.ID)
+	secret0, secret1 := idSecret(rec.ID)
+	if shard >= s.nshards || secret0 == 0 {
+		return fmt.Errorf("restore bid %s: not an id of a store of %d shards", rec.ID, s.nshards)
+	}
+	r := ringRecord{
+		secret0: secret0,
+		secret1: secret1,
+		meta: s.terms.id(bidTerms{campaign: rec.CampaignID, creative: rec.CreativeID, exchange: rec.Exchange,
+			pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
+		expires: ceilSeconds(expires),
+		user:    rec.User,
+		timeS:   rec.TimeS,
+	}
+	if rec.Test {
+		r.meta |= metaTest
+	}
+	if won {
+		r.meta |= metaWon
+	}
+	sh := &s.shards[shard]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	head, tail := min(sh.head, seq), max(sh.tail, seq+1)
+	if sh.head == sh.tail { // the first record of the shard
+		head, tail = seq, seq+1
+	}
+	if tail-head > sh.size {
+		return fmt.Errorf("restore bid %s: %w: shard %d holds %d live records from seq %d, more than its %d slots",
+			rec.ID, bidder.ErrCapacity, shard, tail-head, head, sh.size)
+	}
+	sh.head, sh.tail = head, tail
+	*sh.slot(seq % sh.size) = r
+	return nil
+}
+
 // Len implements BidStore: the records held, the expired ones not yet
 // dropped included.
-func (s *MemoryBidStore) Len() int {
+func (s *BidStore) Len() int {
 	n := 0
 	for i := range s.shards[:s.nshards] {
 		sh := &s.shards[i]
@@ -293,7 +396,7 @@ func (s *MemoryBidStore) Len() int {
 
 // Sweep drops every record expired at now and returns how many it dropped.
 // It holds a shard's lock for at most sweepBatch records at a time.
-func (s *MemoryBidStore) Sweep(now time.Time) int {
+func (s *BidStore) Sweep(now time.Time) int {
 	nowS, total := now.Unix(), 0
 	for i := range s.shards[:s.nshards] {
 		sh := &s.shards[i]
@@ -317,8 +420,8 @@ func (s *MemoryBidStore) Sweep(now time.Time) int {
 
 // Upkeep returns what left at its time to live, what was refused for want
 // of room, and the longest lock hold of a sweep.
-func (s *MemoryBidStore) Upkeep() Upkeep {
-	return Upkeep{Expired: s.expired.Load(), Refused: s.refused.Load(), MaxPause: time.Duration(s.maxPause.Load())}
+func (s *BidStore) Upkeep() bidder.Upkeep {
+	return bidder.Upkeep{Expired: s.expired.Load(), Refused: s.refused.Load(), MaxPause: time.Duration(s.maxPause.Load())}
 }
 
 // dropExpired frees up to limit records expired at nowS from the head.

@@ -1,4 +1,4 @@
-package bidder
+package memory
 
 import (
 	"context"
@@ -7,11 +7,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/recbid/dspd/bidder"
 )
 
 const memShards = 64 // a power of two
 
-// Defaults of MemoryLedgerConfig.
+// Defaults of LedgerConfig.
 const (
 	// DefaultDayTTL is how long a campaign's daily counters live after their
 	// last write: long enough for /admin/stats to answer about the past week.
@@ -33,7 +35,7 @@ const (
 	roomScan         = 32   // entries a full shard looks at for an expired one
 )
 
-// MemoryLedger is the default Ledger: sharded maps of counters in this
+// Ledger is the default Ledger: sharded maps of counters in this
 // process. Reads take a shard's read lock; spend and wins are atomic adds,
 // so concurrent wins are never lost and no global lock is taken.
 //
@@ -42,9 +44,9 @@ const (
 // yesterday's always stay); a frequency counter lives to the end of its
 // window and at least as long as the records of the bids that reserved it.
 // Each kind has a hard cap: when a shard is full of live counters, Reserve
-// refuses with ErrCapacity instead of evicting one.
-type MemoryLedger struct {
-	hashKey   HashKey
+// refuses with bidder.ErrCapacity instead of evicting one.
+type Ledger struct {
+	hashKey   bidder.HashKey
 	campaigns *interner[string]
 	clock     func() time.Time
 	dayTTL    int64 // seconds
@@ -59,7 +61,7 @@ type MemoryLedger struct {
 // for all; campaign and exchange are interned.
 type dayKey struct {
 	campaign, exchange uint32
-	day                Day
+	day                bidder.Day
 }
 
 // allExchanges is the interned exchange of the counters of all exchanges:
@@ -94,24 +96,24 @@ type shard[K comparable, V any] struct {
 	max int
 }
 
-// MemoryLedgerConfig configures a MemoryLedger; the zero value is usable.
-type MemoryLedgerConfig struct {
+// LedgerConfig configures a Ledger; the zero value is usable.
+type LedgerConfig struct {
 	// DayTTL is how long daily counters live after their last write
 	// (default DefaultDayTTL, at least MinDayTTL).
 	DayTTL time.Duration
 	// MaxDayCounters and MaxFreqCounters are hard caps (defaults above).
 	// A ledger full of live counters makes no room by dropping one: the
-	// bid that needs a new counter is refused (ErrCapacity) instead.
+	// bid that needs a new counter is refused (bidder.ErrCapacity) instead.
 	MaxDayCounters, MaxFreqCounters int
 	// Clock is the server clock the counters age by (default time.Now).
 	Clock func() time.Time
 	// HashKey keys the user hash of the books this ledger keeps (default:
 	// drawn when the ledger is made, since its counters live no longer).
-	HashKey HashKey
+	HashKey bidder.HashKey
 }
 
-// NewMemoryLedger returns an empty ledger.
-func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
+// NewLedger returns an empty ledger.
+func NewLedger(cfg LedgerConfig) *Ledger {
 	if cfg.DayTTL <= 0 {
 		cfg.DayTTL = DefaultDayTTL
 	}
@@ -125,10 +127,10 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	if cfg.HashKey == (HashKey{}) {
-		cfg.HashKey = NewHashKey()
+	if cfg.HashKey == (bidder.HashKey{}) {
+		cfg.HashKey = bidder.NewHashKey()
 	}
-	l := &MemoryLedger{hashKey: cfg.HashKey, campaigns: newInterner[string](), clock: cfg.Clock,
+	l := &Ledger{hashKey: cfg.HashKey, campaigns: newInterner[string](), clock: cfg.Clock,
 		dayTTL: int64(cfg.DayTTL / time.Second)}
 	l.campaigns.id("") // allExchanges: ids and exchanges share the interner
 	for i := range l.days {
@@ -140,31 +142,31 @@ func NewMemoryLedger(cfg MemoryLedgerConfig) *MemoryLedger {
 
 // HashKey returns the user hash key of the books this ledger keeps: the
 // engine over it must use the same (see Config.HashKey).
-func (l *MemoryLedger) HashKey() HashKey { return l.hashKey }
+func (l *Ledger) HashKey() bidder.HashKey { return l.hashKey }
 
-func (l *MemoryLedger) dayExpired(_ dayKey, c *dayCounters, now int64) bool {
+func (l *Ledger) dayExpired(_ dayKey, c *dayCounters, now int64) bool {
 	return c.touched.Load()+l.dayTTL <= now
 }
 
 func freqExpired(_ freqKey, c freqCounter, now int64) bool { return c.expires <= now }
 
 // dayKey names the counters of a campaign's day for all exchanges.
-func (l *MemoryLedger) dayKey(campaign string, day Day) dayKey {
+func (l *Ledger) dayKey(campaign string, day bidder.Day) dayKey {
 	return dayKey{campaign: l.campaigns.id(campaign), day: day}
 }
 
 // exchangeKey names the counters of a campaign's day for one exchange;
 // "" names those of all.
-func (l *MemoryLedger) exchangeKey(campaign, exchange string, day Day) dayKey {
+func (l *Ledger) exchangeKey(campaign, exchange string, day bidder.Day) dayKey {
 	return dayKey{campaign: l.campaigns.id(campaign), exchange: l.campaigns.id(exchange), day: day}
 }
 
-func (l *MemoryLedger) dayShard(k dayKey) *shard[dayKey, *dayCounters] {
+func (l *Ledger) dayShard(k dayKey) *shard[dayKey, *dayCounters] {
 	h := (uint64(k.campaign) + uint64(k.exchange)<<20 + uint64(uint32(k.day))<<40) * 0x9e3779b97f4a7c15
 	return &l.days[h>>58] // the top 6 bits
 }
 
-func (l *MemoryLedger) freqKey(user UserKey, campaign string, period, window int64) freqKey {
+func (l *Ledger) freqKey(user bidder.UserKey, campaign string, period, window int64) freqKey {
 	return freqKey{
 		user:     [2]uint64{binary.LittleEndian.Uint64(user[:8]), binary.LittleEndian.Uint64(user[8:])},
 		campaign: l.campaigns.id(campaign),
@@ -172,12 +174,12 @@ func (l *MemoryLedger) freqKey(user UserKey, campaign string, period, window int
 	}
 }
 
-func (l *MemoryLedger) freqShard(k freqKey) *shard[freqKey, freqCounter] {
+func (l *Ledger) freqShard(k freqKey) *shard[freqKey, freqCounter] {
 	return &l.freq[(k.user[0]^uint64(k.campaign)*0x9e3779b97f4a7c15)&(memShards-1)]
 }
 
 // day returns the counters of k, or nil.
-func (l *MemoryLedger) day(k dayKey) *dayCounters {
+func (l *Ledger) day(k dayKey) *dayCounters {
 	s := l.dayShard(k)
 	s.mu.RLock()
 	c := s.m[k]
@@ -186,9 +188,9 @@ func (l *MemoryLedger) day(k dayKey) *dayCounters {
 }
 
 // dayOrNew returns the counters of k, creating them when absent: within
-// the shard's cap when bounded is set (else nil and ErrCapacity), or past
+// the shard's cap when bounded is set (else nil and bidder.ErrCapacity), or past
 // it (a write the books already made room for).
-func (l *MemoryLedger) dayOrNew(k dayKey, now int64, bounded bool) (*dayCounters, error) {
+func (l *Ledger) dayOrNew(k dayKey, now int64, bounded bool) (*dayCounters, error) {
 	if c := l.day(k); c != nil {
 		return c, nil
 	}
@@ -200,7 +202,7 @@ func (l *MemoryLedger) dayOrNew(k dayKey, now int64, bounded bool) (*dayCounters
 	}
 	if bounded && !s.room(now, l.dayExpired, &l.expired) {
 		l.refused.Add(1)
-		return nil, ErrCapacity
+		return nil, bidder.ErrCapacity
 	}
 	c := new(dayCounters)
 	c.touched.Store(now)
@@ -229,12 +231,12 @@ func (s *shard[K, V]) room(now int64, expired func(K, V, int64) bool, dropped *a
 }
 
 // Usage implements Ledger.
-func (l *MemoryLedger) Usage(_ context.Context, qs []UsageQuery) error {
+func (l *Ledger) Usage(_ context.Context, qs []bidder.UsageQuery) error {
 	for i := range qs {
 		q := &qs[i]
 		q.Spent, q.Wins = 0, 0
 		if c := l.day(l.dayKey(q.CampaignID, q.Day)); c != nil {
-			q.Spent = Micros(c.spend.Load())
+			q.Spent = bidder.Micros(c.spend.Load())
 		}
 		if !q.User.IsZero() {
 			k := l.freqKey(q.User, q.CampaignID, q.PeriodS, q.Window)
@@ -254,7 +256,7 @@ const counterSlack = 10
 // Reserve implements Ledger: the day's counters (of all exchanges and of
 // the bid's) and the user's frequency counter are created if absent, the
 // latter kept until at least r.Until.
-func (l *MemoryLedger) Reserve(_ context.Context, r Room) error {
+func (l *Ledger) Reserve(_ context.Context, r bidder.Room) error {
 	now := l.clock().Unix()
 	keys, n := l.dayKeys(r.CampaignID, r.Exchange, r.Day)
 	for _, k := range keys[:n] {
@@ -281,7 +283,7 @@ func (l *MemoryLedger) Reserve(_ context.Context, r Room) error {
 	f, ok = s.m[k]
 	if !ok && !s.room(now, freqExpired, &l.expired) {
 		l.refused.Add(1)
-		return ErrCapacity
+		return bidder.ErrCapacity
 	}
 	f.expires = max(f.expires, until+counterSlack)
 	s.m[k] = f
@@ -290,7 +292,7 @@ func (l *MemoryLedger) Reserve(_ context.Context, r Room) error {
 
 // dayKeys returns the day counters a bid or win writes: those of all
 // exchanges, and those of its own (when it names one).
-func (l *MemoryLedger) dayKeys(campaign, exchange string, day Day) ([2]dayKey, int) {
+func (l *Ledger) dayKeys(campaign, exchange string, day bidder.Day) ([2]dayKey, int) {
 	all := l.dayKey(campaign, day)
 	if exchange == "" {
 		return [2]dayKey{all}, 1
@@ -301,7 +303,7 @@ func (l *MemoryLedger) dayKeys(campaign, exchange string, day Day) ([2]dayKey, i
 }
 
 // RecordBid implements Ledger.
-func (l *MemoryLedger) RecordBid(_ context.Context, campaignID, exchange string, day Day) error {
+func (l *Ledger) RecordBid(_ context.Context, campaignID, exchange string, day bidder.Day) error {
 	now := l.clock().Unix()
 	keys, n := l.dayKeys(campaignID, exchange, day)
 	for _, k := range keys[:n] {
@@ -314,7 +316,7 @@ func (l *MemoryLedger) RecordBid(_ context.Context, campaignID, exchange string,
 
 // RecordWin implements Ledger. It needs no room: the bid reserved its
 // counters, and they outlive its record.
-func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
+func (l *Ledger) RecordWin(_ context.Context, w bidder.Win) error {
 	now := l.clock().Unix()
 	keys, n := l.dayKeys(w.CampaignID, w.Exchange, w.Day)
 	for _, k := range keys[:n] {
@@ -340,17 +342,53 @@ func (l *MemoryLedger) RecordWin(_ context.Context, w Win) error {
 }
 
 // Stats implements Ledger.
-func (l *MemoryLedger) Stats(_ context.Context, campaignID, exchange string, day Day) (DayStats, bool, error) {
+func (l *Ledger) Stats(_ context.Context, campaignID, exchange string, day bidder.Day) (bidder.DayStats, bool, error) {
 	c := l.day(l.exchangeKey(campaignID, exchange, day))
 	if c == nil {
-		return DayStats{}, false, nil
+		return bidder.DayStats{}, false, nil
 	}
-	return DayStats{Bids: c.bids.Load(), Wins: c.wins.Load(), Spend: Micros(c.spend.Load())}, true, nil
+	return bidder.DayStats{Bids: c.bids.Load(), Wins: c.wins.Load(), Spend: bidder.Micros(c.spend.Load())}, true, nil
+}
+
+// FreqExpires returns when a user's frequency counter expires (Unix
+// seconds), or false when the ledger holds none.
+func (l *Ledger) FreqExpires(user bidder.UserKey, campaignID string, periodS, window int64) (int64, bool) {
+	k := l.freqKey(user, campaignID, periodS, window)
+	s := l.freqShard(k)
+	s.mu.RLock()
+	f, ok := s.m[k]
+	s.mu.RUnlock()
+	return f.expires, ok
+}
+
+// RestoreDay adds, at start, the counters a durable store kept for a
+// campaign's day (of one exchange, or "" for all), above the cap if need
+// be: they were held before.
+func (l *Ledger) RestoreDay(campaignID, exchange string, day bidder.Day, st bidder.DayStats) {
+	now := l.clock().Unix()
+	c, _ := l.dayOrNew(l.exchangeKey(campaignID, exchange, day), now, false)
+	c.bids.Add(st.Bids)
+	c.wins.Add(st.Wins)
+	c.spend.Add(int64(st.Spend))
+	c.touched.Store(now)
+}
+
+// RestoreFreq adds, at start, the wins a durable store kept for a user's
+// frequency window, kept until at least expires.
+func (l *Ledger) RestoreFreq(user bidder.UserKey, campaignID string, periodS, window, wins int64, expires time.Time) {
+	k := l.freqKey(user, campaignID, periodS, window)
+	s := l.freqShard(k)
+	s.mu.Lock()
+	f := s.m[k]
+	f.wins += wins
+	f.expires = max(f.expires, ceilSeconds(expires))
+	s.m[k] = f
+	s.mu.Unlock()
 }
 
 // Sweep drops the counters expired at now and returns how many. It holds a
 // shard's lock for at most ledgerSweepBatch entries at a time.
-func (l *MemoryLedger) Sweep(now time.Time) int {
+func (l *Ledger) Sweep(now time.Time) int {
 	sec, n := now.Unix(), 0
 	for i := range l.days {
 		n += sweepShard(&l.days[i], l.dayExpired, sec, &l.maxPause)
@@ -390,7 +428,7 @@ func sweepShard[K comparable, V any](s *shard[K, V], expired func(K, V, int64) b
 }
 
 // Sizes returns the number of daily and frequency counters held.
-func (l *MemoryLedger) Sizes() (days, freq int) {
+func (l *Ledger) Sizes() (days, freq int) {
 	for i := range l.days {
 		days += l.days[i].len()
 		freq += l.freq[i].len()
@@ -406,6 +444,6 @@ func (s *shard[K, V]) len() int {
 
 // Upkeep returns what left at its time to live, what was refused for want
 // of room, and the longest lock hold of a sweep.
-func (l *MemoryLedger) Upkeep() Upkeep {
-	return Upkeep{Expired: l.expired.Load(), Refused: l.refused.Load(), MaxPause: time.Duration(l.maxPause.Load())}
+func (l *Ledger) Upkeep() bidder.Upkeep {
+	return bidder.Upkeep{Expired: l.expired.Load(), Refused: l.refused.Load(), MaxPause: time.Duration(l.maxPause.Load())}
 }

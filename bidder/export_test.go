@@ -1,0 +1,4 @@
+package bidder
+
+// BlockSize exposes blockSize to the external tests.
+const BlockSize = blockSize

@@ -1,0 +1,20 @@
+package memory_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/state/memory"
+	"github.com/recbid/dspd/state/statetest"
+)
+
+func TestLedgerConformance(t *testing.T) {
+	statetest.Ledger(t, func(*testing.T) bidder.Ledger { return memory.NewLedger(memory.LedgerConfig{}) })
+}
+
+func TestBidStoreConformance(t *testing.T) {
+	statetest.BidStore(t, func(_ *testing.T, ttl time.Duration) bidder.BidStore {
+		return memory.NewBidStore(memory.BidStoreConfig{TTL: ttl, MaxBids: 100_000})
+	})
+}
