@@ -201,24 +201,11 @@ func decodeRecord(b []byte) (rec bidder.BidRecord, expires int64, err error) {
 	return decodeRecordInterned(b, nil)
 }
 
-// interned holds one copy of each string read back: records repeat a few
-// thousand campaign, creative and exchange ids millions of times.
-type interned map[string]string
-
-func (m *interned) get(b []byte) string {
-	if m == nil {
-		return string(b)
-	}
-	if s, ok := (*m)[string(b)]; ok {
-		return s
-	}
-	if *m == nil {
-		*m = interned{}
-	}
-	s := string(b)
-	(*m)[s] = s
-	return s
-}
+// interned holds the strings of the records read back, by the bytes
+// they are encoded in: records repeat a few thousand (campaign, creative,
+// exchange, pricing) tuples millions of times, and one map lookup a record
+// finds its four.
+type interned map[string][4]string
 
 // decodeRecordInterned decodes a record, its strings through strs (nil:
 // fresh copies).
@@ -250,15 +237,36 @@ func decodeRecordInterned(b []byte, strs *interned) (rec bidder.BidRecord, expir
 		copy(rec.User[:], b[:16])
 		b = b[16:]
 	}
-	for _, s := range []*string{&rec.CampaignID, &rec.CreativeID, &rec.Exchange, &rec.Pricing} {
+	four, ok := [4]string{}, false
+	if strs != nil {
+		four, ok = (*strs)[string(b)]
+	}
+	if !ok {
+		if four, err = decodeStrings(b); err != nil {
+			return rec, 0, err
+		}
+		if strs != nil {
+			if *strs == nil {
+				*strs = interned{}
+			}
+			(*strs)[string(b)] = four
+		}
+	}
+	rec.CampaignID, rec.CreativeID, rec.Exchange, rec.Pricing = four[0], four[1], four[2], four[3]
+	return rec, expires, nil
+}
+
+// decodeStrings decodes a record's four length-led strings, its end.
+func decodeStrings(b []byte) (out [4]string, err error) {
+	for i := range out {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || uint64(len(b)-k) < n {
-			return rec, 0, bad("string")
+			return out, fmt.Errorf("%w: bid record: string", errCorrupt)
 		}
-		*s, b = strs.get(b[k:k+int(n)]), b[k+int(n):]
+		out[i], b = string(b[k:k+int(n)]), b[k+int(n):]
 	}
 	if len(b) != 0 {
-		return rec, 0, bad("trailing bytes")
+		return out, fmt.Errorf("%w: bid record: trailing bytes", errCorrupt)
 	}
-	return rec, expires, nil
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package disk
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -49,7 +50,8 @@ func TestStartupAtScale(t *testing.T) {
 
 // fill writes records bid records (a quarter of them won, half with a
 // user) and counters frequency counters, live at testNow, as the store
-// writes them, in large batches.
+// writes them, in large batches, then compacts them as Pebble does in the
+// background of a database in use.
 func fill(t *testing.T, s *Store, records, counters int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	now := testNow.Unix()
@@ -85,7 +87,9 @@ func fill(t *testing.T, s *Store, records, counters int) {
 		s.addDay(batch, fmt.Sprintf("c-%04d", c), "default", bidder.DayOfTime(testNow), 4000, 1000, 5_000_000_000)
 	}
 	commit(true)
+	// As a database that has run for a while is: flushed and compacted.
 	require.NoError(t, s.db.Flush())
+	require.NoError(t, s.db.Compact(context.Background(), []byte{0}, []byte{0xff}, true))
 }
 
 // testBidID is the id the memory store gives the record seq of a shard:
