@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/recbid/dspd/api/currency"
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
@@ -57,8 +58,8 @@ func (s *Server) handleReadyz(w http.ResponseWriter, _ *http.Request) {
 }
 
 // handleReload serves POST /admin/reload: 200 {"campaigns":N,"exchanges":M},
-// or 400 invalid_campaigns or invalid_exchanges naming every problem while
-// the old sets keep serving.
+// or 400 invalid_campaigns, invalid_exchanges or invalid_rates naming every
+// problem while the old sets keep serving.
 func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Reload(r.Context())
 	if err != nil {
@@ -68,6 +69,8 @@ func (s *Server) handleReload(w http.ResponseWriter, r *http.Request) {
 			code, status = errInvalidCampaigns, http.StatusBadRequest
 		case errors.Is(err, exchange.ErrInvalidExchanges):
 			code, status = errInvalidExchanges, http.StatusBadRequest
+		case errors.Is(err, currency.ErrInvalidRates):
+			code, status = errInvalidRates, http.StatusBadRequest
 		}
 		jw := jsoncodec.NewWriter()
 		defer jw.Free()

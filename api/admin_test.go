@@ -36,11 +36,7 @@ func TestReload(t *testing.T) {
 	  "creatives":[{"id":"cr","w":300,"h":250,"image_url":"https://a.example/i","click_url":"https://a.example/"}]}`
 	path := writeCampaigns(t, good)
 	srv := newTestServer(t, path)
-	reload := func() *httptest.ResponseRecorder {
-		w := httptest.NewRecorder()
-		srv.admin.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/admin/reload", nil))
-		return w
-	}
+	reload := func() *httptest.ResponseRecorder { return postReload(srv.admin) }
 	w := reload()
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.JSONEq(t, `{"campaigns":1,"exchanges":1}`, w.Body.String())

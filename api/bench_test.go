@@ -33,8 +33,9 @@ func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (w *discardWriter) WriteHeader(code int)        { w.code = code }
 
 // benchServer is a production-configured server (random bid ids, default
-// stores) over testdata's campaigns, its clock started at testNow as
-// -clock-start does, so that testdata's flights and hours hold.
+// stores) over testdata's campaigns and the exchange corpus's currency
+// rates, its clock started at testNow as -clock-start does, so that
+// testdata's flights and hours hold.
 func benchServer(b *testing.B) *Server {
 	b.Helper()
 	now := clock.StartingAt(testNow)
@@ -42,7 +43,7 @@ func benchServer(b *testing.B) *Server {
 		memory.NewLedger(memory.LedgerConfig{Clock: now}),
 		memory.NewBidStore(memory.BidStoreConfig{}))
 	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
+		CurrencyRatesPath: corpusRates, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
 	require.NoError(b, err)
 	_, err = srv.Reload(b.Context())
 	require.NoError(b, err)
@@ -224,6 +225,10 @@ func BenchmarkOpenRTB(b *testing.B) {
 	for _, l := range readLines(b, "../testdata/openrtb/requests.jsonl") {
 		corpus = append(corpus, []byte(l))
 	}
+	var exchange [][]byte // shaped as exchanges send them
+	for _, l := range readLines(b, exchangeCorpus) {
+		exchange = append(exchange, []byte(l))
+	}
 	gz := func(bodies ...[]byte) [][]byte {
 		out := make([][]byte, len(bodies))
 		for i, body := range bodies {
@@ -242,6 +247,9 @@ func BenchmarkOpenRTB(b *testing.B) {
 	})
 	b.Run("handler/requests.jsonl.gz", func(b *testing.B) {
 		benchOpenRTB(b, benchServer(b).handleOpenRTB, gz(corpus...), "gzip")
+	})
+	b.Run("handler/exchange.jsonl", func(b *testing.B) {
+		benchOpenRTB(b, benchServer(b).handleOpenRTB, exchange, "")
 	})
 	b.Run("handler/multi-imp", func(b *testing.B) {
 		benchOpenRTB(b, benchServer(b).handleOpenRTB, [][]byte{[]byte(benchMultiImp)}, "")

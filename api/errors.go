@@ -23,6 +23,7 @@ const (
 	errStateUnavailable     = "state_unavailable" // the books could not be written: retry later
 	errForbidden            = "forbidden"         // the exchange does not let this client ask for bids
 	errInvalidExchanges     = "invalid_exchanges" // reload rejected the exchanges file
+	errInvalidRates         = "invalid_rates"     // reload rejected the currency rates file
 	errInternal             = "internal_error"
 )
 

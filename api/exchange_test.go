@@ -265,8 +265,7 @@ func TestReloadKeepsEarlierBidsWinnable(t *testing.T) {
 	rekeyed := strings.Replace(exchangesFile(adxEKey2, adxIKey2), `,
  {"id":"ox","allow":["10.0.0.0/8"],"price":{"encoding":"clear"},"price_macro":"{PRICE}"}`, "", 1)
 	require.NoError(t, os.WriteFile(file, []byte(rekeyed), 0o644))
-	w := httptest.NewRecorder()
-	srv.admin.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/admin/reload", nil))
+	w := postReload(srv.admin)
 	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 	assert.JSONEq(t, `{"campaigns":1,"exchanges":2}`, w.Body.String())
 
@@ -294,8 +293,7 @@ func TestReloadRefusesBadExchanges(t *testing.T) {
 	file := writeFile(t, "exchanges.json", exchangesFile(adxEKey, adxIKey))
 	srv := exchangeServer(t, serverOptions{exFile: file})
 	require.NoError(t, os.WriteFile(file, []byte(`{"exchanges":[{"id":"ADX","price":{"encoding":"clear"}}]}`), 0o644))
-	w := httptest.NewRecorder()
-	srv.admin.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/admin/reload", nil))
+	w := postReload(srv.admin)
 	require.Equal(t, http.StatusBadRequest, w.Code)
 	assert.Contains(t, w.Body.String(), `"error":"invalid_exchanges"`)
 	assert.Contains(t, w.Body.String(), "exchange #0: id: must be 1–32 of a-z, 0-9, _ and -")

@@ -17,6 +17,9 @@ import (
 // on the configuration, the exchange or the winning creative. Those parts
 // are encoded once per load, so a response is a few copies.
 
+// nurlKey ends a creative's head fragment.
+const nurlKey = `,"nurl":`
+
 // creativeJSON is the pre-encoded part of a bid response for one creative.
 type creativeJSON struct {
 	head []byte // from ,"price": to ,"nurl":
@@ -51,7 +54,7 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 	b = strconv.AppendInt(b, int64(cr.W), 10)
 	b = append(b, `,"h":`...)
 	b = strconv.AppendInt(b, int64(cr.H), 10)
-	b = append(b, `,"nurl":`...)
+	b = append(b, nurlKey...)
 	head := b
 
 	var adm []byte

@@ -56,6 +56,7 @@ type serverOptions struct {
 	trustTS bool                                  // -trust-request-ts
 	maxBids int                                   // the bid store's cap (default 100,000)
 	exFile  string                                // -exchanges
+	rates   string                                // -currency-rates
 	random  bool                                  // random bid ids, as in production
 	proxies exchange.Proxies                      // -trusted-proxies
 }
@@ -87,13 +88,14 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 	}
 	engine := bidder.NewEngine(bidder.Config{Clock: o.clock, BidTTL: time.Minute, HashKey: testHashKey}, books, store)
 	srv, err := NewServer(Config{
-		Seat:           "dsp",
-		PublicURL:      "http://localhost:9090/",
-		CampaignsPath:  path,
-		ExchangesPath:  o.exFile,
-		TrustedProxies: o.proxies,
-		TrustRequestTS: o.trustTS,
-		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Seat:              "dsp",
+		PublicURL:         "http://localhost:9090/",
+		CampaignsPath:     path,
+		ExchangesPath:     o.exFile,
+		CurrencyRatesPath: o.rates,
+		TrustedProxies:    o.proxies,
+		TrustRequestTS:    o.trustTS,
+		Logger:            slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, engine)
 	require.NoError(t, err)
 	if path != "" {
@@ -117,6 +119,13 @@ func postForm(h http.Handler, body string) *httptest.ResponseRecorder {
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
+	return w
+}
+
+// postReload asks the admin handler for a reload.
+func postReload(h http.Handler) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/admin/reload", nil))
 	return w
 }
 

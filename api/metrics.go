@@ -22,6 +22,7 @@ type metrics struct {
 	reloadOK, reloadFailed prometheus.Counter
 	campaigns              prometheus.Gauge
 	exchanges              prometheus.Gauge
+	currencies, ratesAsOf  prometheus.Gauge
 	stateErrors            prometheus.Counter
 	panics                 prometheus.Counter
 	openrtb                openrtbMetrics
@@ -140,6 +141,14 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Name: "dspd_exchanges",
 			Help: "Exchanges in the serving set.",
 		}),
+		currencies: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "dspd_currency_rates",
+			Help: "Currencies whose OpenRTB floors can be converted to USD (1: USD only, no -currency-rates).",
+		}),
+		ratesAsOf: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "dspd_currency_rates_as_of_timestamp_seconds",
+			Help: "The dataAsOf of the serving currency rates, in Unix seconds (0: no rates, or no date in the file); alert on its age.",
+		}),
 		stateErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "dspd_state_errors_total",
 			Help: "Failures of the budget, frequency or bid-record store.",
@@ -166,6 +175,8 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	f(reloads)
 	f(m.campaigns)
 	f(m.exchanges)
+	f(m.currencies)
+	f(m.ratesAsOf)
 	f(m.stateErrors)
 	f(m.panics)
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{

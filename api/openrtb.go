@@ -65,10 +65,12 @@ func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
 		s.reject(m, "openrtb", errForbidden)
 		return
 	}
-	if !isJSONContentType(r.Header.Get("Content-Type")) {
+	// Many exchanges' adapters send no Content-Type: a body without one is
+	// read as JSON, and only another type is refused.
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONContentType(ct) {
 		s.reject(m, "openrtb", errUnsupportedMediaType)
 		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
-			"Content-Type must be "+jsonMediaType)
+			"Content-Type must be "+jsonMediaType+" (or absent)")
 		return
 	}
 	gzipped, ok := contentEncoding(r.Header["Content-Encoding"])
@@ -112,6 +114,7 @@ func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
 	}
+	s.noteInvalidFields(&st.req)
 	s.bidOpenRTB(w, r, cur, wr, st, arrived)
 }
 
@@ -129,7 +132,7 @@ func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, cur *serving
 	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
 	base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
 	for i := range req.imps {
-		d := s.decideImp(r.Context(), cur.catalog, &base, &req.imps[i])
+		d := s.decideImp(r.Context(), cur, &base, &req.imps[i])
 		if d.Bid() {
 			bids = append(bids, openrtbBid{imp: i, d: d})
 			base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
@@ -159,13 +162,23 @@ func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, cur *serving
 // size, in order (banner.w/h first, then banner.format[]), the highest price
 // kept (ties: the first size), and only that one saved with Keep. Without a
 // bid, the reason is the furthest stage any size reached; an impression
-// without a banner size gets no_match.
-func (s *Server) decideImp(ctx context.Context, cat *bidder.Catalog, base *bidder.Request, imp *openrtbImp) bidder.Decision {
+// without a banner size, or in a private auction, gets no_match. A floor in
+// another currency is converted to USD with the serving rates; one without
+// a rate is reason currency.
+func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Request, imp *openrtbImp) bidder.Decision {
+	if imp.private {
+		return bidder.Decision{Reason: bidder.ReasonNoMatch} // deals only, and dspd trades none
+	}
 	req := *base
 	req.ImpID, req.Floor, req.Secure = imp.id, imp.floor, imp.secure
-	if imp.floorCur != "" && !strings.EqualFold(imp.floorCur, "USD") {
-		req.Cur = imp.floorCur // the floor's currency: no bid, reason currency
+	if imp.floorCur != "" {
+		usd, ok := cur.rates.ToUSD(imp.floorCur, imp.floor)
+		if !ok {
+			req.Cur = imp.floorCur // no rate: no bid, reason currency
+		}
+		req.Floor = usd
 	}
+	cat := cur.catalog
 	var best bidder.Decision
 	var bestW, bestH int
 	found := false
@@ -258,18 +271,18 @@ type openrtbBid struct {
 const responseClose = "]}]}"
 
 // encodeOpenRTB writes the bid response: recbid's, with one bid per
-// impression that bids and a burl after each nurl:
+// impression that bids, an mtype before each nurl and a burl after it:
 //
 //	{"id":ID,"bidid":"B1","cur":"USD","seatbid":[{"seat":SEAT,"bid":[
 //	{"id":"B1","impid":IMP1,"price":…,"adid":…,"cid":…,"crid":…,"adomain":[…],"cat":[…],"w":…,"h":…,
-//	 "nurl":"…/dsp/win?bidid=B1&price=${AUCTION_PRICE}",
+//	 "mtype":1,"nurl":"…/dsp/win?bidid=B1&price=${AUCTION_PRICE}",
 //	 "burl":"…/dsp/win?bidid=B1&price=${AUCTION_PRICE}&billing=1","adm":"…"},
 //	{"id":"B2",…}]}]}
 //
 // Each bid is assembled from its creative's recbid fragments, head (from
-// ,"price": to ,"nurl":) and tail (,"adm":…} and the response's close), and
-// the exchange's nurl and burl (their paths and price macro are the
-// exchange's).
+// ,"price": to ,"nurl":, with ,"mtype":1 put before ,"nurl":) and tail
+// (,"adm":…} and the response's close), and the exchange's nurl and burl
+// (their paths and price macro are the exchange's).
 func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON, wr *wire) {
 	var id [32]byte
 	for i := range bids {
@@ -288,7 +301,8 @@ func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []
 		jw.Raw(bidID)
 		jw.RawString(`","impid":`)
 		jw.ASCIIString(req.imps[b.imp].id)
-		jw.Raw(cr.head)
+		jw.Raw(cr.head[:len(cr.head)-len(nurlKey)])
+		jw.RawString(`,"mtype":1` + nurlKey) // banner (OpenRTB 2.6), which adapters that type bids by it need
 		out := wr.appendNURL(jw.Bytes(), bidID)
 		out = append(out, `,"burl":`...)
 		out = wr.appendBURL(out, bidID)

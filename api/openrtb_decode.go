@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -31,13 +32,17 @@ type openrtbRequest struct {
 	tmax                  int
 	test                  bool
 	curDenied             string // cur[] is not empty and holds no USD: its first entry
+
+	invalid fieldSet   // the used fields whose bad values were treated as absent
+	example badExample // the first of them, for the log
 }
 
 type openrtbImp struct {
 	id       string
-	floor    bidder.Micros
+	floor    bidder.Micros // in floorCur; rounded up to whole micros
 	floorCur string
 	secure   bool
+	private  bool                  // pmp.private_auction 1: only deals may bid, and dspd has none
 	sizes    [maxSizes]openrtbSize // banner.w/h first, then banner.format[], without repeats
 	nsizes   int
 }
@@ -75,13 +80,19 @@ func (r *openrtbRequest) engineRequest(arrived time.Time) bidder.Request {
 
 // decodeBidRequest walks body, a BidRequest, into st.req. jsonOK is false
 // when body is not one JSON object (bad_body); otherwise ferr is the first
-// field at fault, in the order of the body (a missing field is found when
-// the object that should hold it ends), or nil.
+// required field at fault, in the order of the body (a missing field is
+// found when the object that should hold it ends), or nil.
+//
+// The walk follows the field policy of docs/openrtb.md: a required field
+// with a bad value is an error; a used field with a bad value is treated as
+// absent and noted in st.req.invalid (with the first value in
+// st.req.example); an ignored field is skipped. Unknown keys are skipped
+// (with their syntax checked), null is the same as an absent key, an empty
+// string the same as an absent string, and when a key repeats, its last
+// value counts.
 //
 // The walk is by hand, from a pooled json-iterator Iterator: no map, no
-// reflection. Unknown keys are skipped (with their syntax checked), null is
-// the same as an absent key, an empty string the same as an absent string,
-// and when a key repeats, its last value counts.
+// reflection.
 func decodeBidRequest(body []byte, st *openrtbState) (ferr *fieldError, jsonOK bool) {
 	st.req = openrtbRequest{imps: st.imps[:0]}
 	d := bidRequestDecoder{it: jsoncodec.BorrowIterator(body), arena: st.arena[:0], r: &st.req}
@@ -98,11 +109,12 @@ type bidRequestDecoder struct {
 	it    jsoncodec.Iterator
 	arena []byte // decoded strings; the request's strings alias it
 	r     *openrtbRequest
-	err   *fieldError // the first field at fault
+	err   *fieldError // the first required field at fault
+	raw   []byte      // the text of the last value of the wrong kind, while no bad field is noted yet
 }
 
 // fieldName is a field's JSON path ("imp[0].banner.format[1].w"), formatted
-// only when an error names it.
+// only when an error or a log line names it.
 type fieldName struct {
 	base      string
 	i, j      int // 1 + the index after base, after mid; 0 for none
@@ -131,7 +143,8 @@ func formatField(i, j int, leaf string) fieldName {
 
 func itemField(list string, k int) fieldName { return fieldName{base: list, i: k + 1} }
 
-// fail records a field error unless an earlier one was recorded.
+// fail records a required field's error unless an earlier one was
+// recorded.
 func (d *bidRequestDecoder) fail(code string, f fieldName, msg string) {
 	if d.err == nil {
 		name := f.String()
@@ -141,12 +154,24 @@ func (d *bidRequestDecoder) fail(code string, f fieldName, msg string) {
 
 func (d *bidRequestDecoder) invalid(f fieldName, msg string) { d.fail(errInvalidField, f, msg) }
 
+// drop notes that a used field had a bad value v, which the caller treats
+// as absent; the request's first bad value is kept for the log.
+func (d *bidRequestDecoder) drop(f usedField, name fieldName, v []byte) {
+	r := d.r
+	if r.invalid == 0 {
+		r.example.field = name
+		r.example.n = copy(r.example.value[:], v)
+		r.example.cut = len(v) > maxExample
+	}
+	r.invalid |= 1 << f
+}
+
 type presence uint8
 
 const (
 	absent    presence = iota // null: skipped
 	present                   // of the wanted kind, not consumed
-	wrongKind                 // skipped
+	wrongKind                 // skipped (its text in d.raw while no bad field is noted); for usedInt, also out of range
 )
 
 // value looks at the next value without consuming it when it is of kind
@@ -159,18 +184,43 @@ func (d *bidRequestDecoder) value(want jsoncodec.ValueType) presence {
 		d.it.Skip()
 		return absent
 	}
-	d.it.Skip()
+	d.skipWrong()
 	return wrongKind
 }
 
-// object checks that the next value is an object (null: absent), recording
-// an error for another kind; the caller reads the object's keys when true.
+// skipWrong skips a value of the wrong kind, keeping its text in d.raw
+// while the request has no bad field noted (drop quotes the first).
+func (d *bidRequestDecoder) skipWrong() {
+	d.raw = nil
+	if d.r.invalid != 0 {
+		d.it.Skip()
+		return
+	}
+	start := len(d.arena)
+	d.arena = d.it.AppendRaw(d.arena)
+	d.raw = d.arena[start:]
+	d.arena = d.arena[:start] // not kept: drop copies it at once
+}
+
+// object checks that a required object is one (null: absent), recording an
+// error for another kind; the caller reads the object's keys when true.
 func (d *bidRequestDecoder) object(f fieldName) bool {
 	switch d.value(jsoncodec.ObjectValue) {
 	case present:
 		return true
 	case wrongKind:
 		d.invalid(f, "must be an object")
+	}
+	return false
+}
+
+// usedObject is object for a used field: another kind is dropped.
+func (d *bidRequestDecoder) usedObject(u usedField, f fieldName) bool {
+	switch d.value(jsoncodec.ObjectValue) {
+	case present:
+		return true
+	case wrongKind:
+		d.drop(u, f, d.raw)
 	}
 	return false
 }
@@ -193,8 +243,8 @@ func (d *bidRequestDecoder) str() []byte {
 	return d.arena[start:]
 }
 
-// text reads a string of at most maxLen bytes: "" when null, empty or at
-// fault.
+// text reads a required string of at most maxLen bytes: nil when null,
+// empty or at fault.
 func (d *bidRequestDecoder) text(f fieldName, maxLen int) []byte {
 	switch d.value(jsoncodec.StringValue) {
 	case absent:
@@ -211,17 +261,36 @@ func (d *bidRequestDecoder) text(f fieldName, maxLen int) []byte {
 	return v
 }
 
-// skipString checks that a value the engine does not use is a string.
-func (d *bidRequestDecoder) skipString(f fieldName) {
+// usedText reads a used string of at most maxLen bytes: nil when null or
+// empty; a value of another kind or longer is dropped (nil).
+func (d *bidRequestDecoder) usedText(u usedField, f fieldName, maxLen int) []byte {
 	switch d.value(jsoncodec.StringValue) {
-	case present:
-		d.it.Skip()
+	case absent:
+		return nil
 	case wrongKind:
-		d.invalid(f, "must be a string")
+		d.drop(u, f, d.raw)
+		return nil
 	}
+	v := d.str()
+	if len(v) > maxLen {
+		d.drop(u, f, v)
+		return nil
+	}
+	return v
 }
 
-// id reads an id: 1–64 printable ASCII characters.
+// usedToken is usedText for a value of letters, digits, '.', '_' and '-'
+// (a domain, an operating system): anything else is dropped.
+func (d *bidRequestDecoder) usedToken(u usedField, f fieldName) string {
+	v := d.usedText(u, f, maxStringLen)
+	if !bidder.IsToken(v) {
+		d.drop(u, f, v)
+		return ""
+	}
+	return str(v)
+}
+
+// id reads a required id: 1–64 printable ASCII characters.
 func (d *bidRequestDecoder) id(f fieldName) string {
 	switch d.value(jsoncodec.StringValue) {
 	case absent:
@@ -247,8 +316,8 @@ func (d *bidRequestDecoder) number() []byte {
 	return lit
 }
 
-// integer reads a JSON integer in [lo, hi]; ok is false when it is null or
-// at fault.
+// integer reads a required JSON integer in [lo, hi]; ok is false when it
+// is null or at fault.
 func (d *bidRequestDecoder) integer(f fieldName, lo, hi int64, msg string) (int64, bool) {
 	switch d.value(jsoncodec.NumberValue) {
 	case absent:
@@ -264,10 +333,27 @@ func (d *bidRequestDecoder) integer(f fieldName, lo, hi int64, msg string) (int6
 	return n, ok
 }
 
-const (
-	msgSize = "must be an integer 1-10000"
-	msgFlag = "must be 0 or 1"
-)
+// usedInt reads a used JSON integer in [lo, hi]: present with its value,
+// absent (null), or wrongKind when it is dropped (another kind, or out of
+// range), n then 0.
+func (d *bidRequestDecoder) usedInt(u usedField, f fieldName, lo, hi int64) (n int64, p presence) {
+	switch p = d.value(jsoncodec.NumberValue); p {
+	case absent:
+		return 0, absent
+	case wrongKind:
+		d.drop(u, f, d.raw)
+		return 0, wrongKind
+	}
+	lit := d.number()
+	n, ok := parseInt(lit, lo, hi)
+	if !ok {
+		d.drop(u, f, lit)
+		return 0, wrongKind
+	}
+	return n, present
+}
+
+const msgSize = "must be an integer 1-10000"
 
 // request reads the top-level object.
 func (d *bidRequestDecoder) request() {
@@ -286,18 +372,16 @@ func (d *bidRequestDecoder) request() {
 			d.device()
 		case "user":
 			d.user()
-		case "tmax":
-			if n, ok := d.integer(topField("tmax"), 1, 10000, "must be an integer 1-10000 (milliseconds)"); ok {
-				r.tmax = int(n)
-			}
-		case "test":
-			if n, ok := d.integer(topField("test"), 0, 1, msgFlag); ok {
-				r.test = n == 1
-			}
+		case "tmax": // out of 1–10000 ms: the default
+			n, _ := d.usedInt(fieldTMax, topField("tmax"), 1, 10000)
+			r.tmax = int(n)
+		case "test": // anything but 1 is not a test
+			n, _ := d.usedInt(fieldTest, topField("test"), 0, 1)
+			r.test = n == 1
 		case "bcat":
-			r.bcat = d.list("bcat")
+			r.bcat = d.list(fieldBCat, "bcat")
 		case "badv":
-			r.badv = d.list("badv")
+			r.badv = d.list(fieldBAdv, "badv")
 		case "cur":
 			d.cur()
 		default: // ext, regs, source, at, wseat…
@@ -334,8 +418,8 @@ func (d *bidRequestDecoder) imps() {
 	}
 	r.imps = r.imps[:0]
 	for i := 0; d.it.ReadArray() && d.it.Err() == nil; i++ {
-		if i >= maxImps {
-			d.invalid(topField("imp"), "must hold at most "+strconv.Itoa(maxImps)+" impressions")
+		if i >= maxImps { // not bid on
+			d.drop(fieldImps, impField(i, ""), nil)
 			d.it.Skip()
 			continue
 		}
@@ -363,12 +447,13 @@ func (d *bidRequestDecoder) imp(i int) {
 		case "bidfloorcur":
 			imp.floorCur = d.currency(impField(i, ".bidfloorcur"))
 		case "secure":
-			if n, ok := d.integer(impField(i, ".secure"), 0, 1, msgFlag); ok {
-				imp.secure = n == 1
-			}
-		case "tagid":
-			d.text(impField(i, ".tagid"), maxStringLen)
-		default: // video, native, audio, pmp, instl, ext…
+			// Fail safe: a value that is not 0 or 1 serves secure creatives
+			// only, which every page can show.
+			n, p := d.usedInt(fieldSecure, impField(i, ".secure"), 0, 1)
+			imp.secure = n == 1 || p == wrongKind
+		case "pmp":
+			d.pmp(i, imp)
+		default: // video, native, audio, tagid, instl, ext…
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {
@@ -441,13 +526,19 @@ outer:
 
 // formats reads banner.format[] into dst and returns how many sizes it
 // holds. An entry without w and h (a flexible size: wratio/hratio, wmin) is
-// skipped; one with only one of them is an error.
+// skipped; one with only one of them is an error. Entries beyond dst's room
+// are not tried.
 func (d *bidRequestDecoder) formats(i int, dst []openrtbSize) int {
 	if !d.array(impField(i, ".banner.format")) {
 		return 0
 	}
 	n := 0
 	for j := 0; d.it.ReadArray() && d.it.Err() == nil; j++ {
+		if n == len(dst) {
+			d.drop(fieldFormats, formatField(i, j, ""), nil)
+			d.it.Skip()
+			continue
+		}
 		if d.value(jsoncodec.ObjectValue) != present {
 			d.invalid(formatField(i, j, ""), "must be an object")
 			continue
@@ -472,8 +563,6 @@ func (d *bidRequestDecoder) formats(i int, dst []openrtbSize) int {
 			d.fail(errMissingField, formatField(i, j, ".w"), "is required with h")
 		case h == 0:
 			d.fail(errMissingField, formatField(i, j, ".h"), "is required with w")
-		case n == len(dst):
-			d.invalid(impField(i, ".banner.format"), "must hold at most "+strconv.Itoa(maxFormats)+" sizes")
 		default:
 			dst[n] = openrtbSize{uint16(w), uint16(h)}
 			n++
@@ -482,27 +571,51 @@ func (d *bidRequestDecoder) formats(i int, dst []openrtbSize) int {
 	return n
 }
 
-// bidfloor reads the floor as micros from the number's literal text: no
-// binary floating point on the way.
+// bidfloor reads the floor exactly from the number's literal text, rounded
+// up to whole micros (so that a bid at or above it is never below the floor
+// written), without binary floating point on the way; a floor above any
+// price saturates to one no bid clears.
 func (d *bidRequestDecoder) bidfloor(i int, imp *openrtbImp) {
 	f := impField(i, ".bidfloor")
-	const msg = "must be a number >= 0 with at most 6 fractional digits and no exponent"
+	const msg = "must be a number >= 0"
 	switch d.value(jsoncodec.NumberValue) {
 	case absent:
+		imp.floor = 0
 		return
 	case wrongKind:
 		d.invalid(f, msg)
 		return
 	}
-	m, err := bidder.ParseMicros(d.number()) // refuses a sign, an exponent, a 7th decimal
-	if err != nil {
+	m, ok := bidder.CeilMicros(d.number())
+	if !ok {
 		d.invalid(f, msg)
 		return
 	}
 	imp.floor = m
 }
 
-// currency reads an ISO 4217 code: 3 letters, any case.
+// pmp reads the private marketplace: in a private auction
+// (private_auction 1) only deals may bid, and dspd trades none, so the
+// impression gets no bid. A bad private_auction is treated as absent (0).
+func (d *bidRequestDecoder) pmp(i int, imp *openrtbImp) {
+	if !d.usedObject(fieldPMP, impField(i, ".pmp")) {
+		return
+	}
+	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
+		switch key {
+		case "private_auction":
+			n, _ := d.usedInt(fieldPMP, impField(i, ".pmp.private_auction"), 0, 1)
+			imp.private = n == 1
+		default: // deals, ext
+			d.it.Skip()
+		}
+		if d.it.Err() != nil {
+			return
+		}
+	}
+}
+
+// currency reads a required ISO 4217 code: 3 letters, any case.
 func (d *bidRequestDecoder) currency(f fieldName) string {
 	v := d.text(f, maxStringLen)
 	if len(v) == 0 {
@@ -538,11 +651,27 @@ func (d *bidRequestDecoder) cur() {
 	}
 }
 
-// list reads an array of strings (categories, domains) as the engine's
-// comma list: items of at most 256 bytes without a comma; empty items
-// (blanks only) are dropped.
-func (d *bidRequestDecoder) list(name string) string {
-	if !d.array(topField(name)) {
+// list reads a used array of strings (categories, domains) as the engine's
+// comma list. What can be read is kept, so that a block list still blocks
+// what it names: an item that is a number is read as its text, a string
+// where the array belongs as a comma list (both noted as bad); an item of
+// another kind, or over 256 bytes (longer than any campaign's category or
+// domain, so it could match none), is dropped. Blank items are skipped; an
+// item holding commas is several items.
+func (d *bidRequestDecoder) list(u usedField, name string) string {
+	f := topField(name)
+	switch d.it.WhatIsNext() {
+	case jsoncodec.ArrayValue:
+	case jsoncodec.StringValue:
+		v := d.str()
+		d.drop(u, f, v)
+		return str(v)
+	case jsoncodec.NilValue:
+		d.it.Skip()
+		return ""
+	default:
+		d.skipWrong()
+		d.drop(u, f, d.raw)
 		return ""
 	}
 	start := len(d.arena)
@@ -551,12 +680,29 @@ func (d *bidRequestDecoder) list(name string) string {
 		if mark > start {
 			d.arena = append(d.arena, ',')
 		}
-		item := d.text(itemField(name, k), maxStringLen)
-		switch {
-		case strings.TrimSpace(str(item)) == "":
-			d.arena = d.arena[:mark]
-		case strings.IndexByte(str(item), ',') >= 0:
-			d.invalid(itemField(name, k), "must not hold a comma")
+		item := mark
+		if mark > start {
+			item++
+		}
+		keep := true
+		switch d.it.WhatIsNext() {
+		case jsoncodec.StringValue:
+			if v := d.str(); len(v) > maxStringLen {
+				d.drop(u, itemField(name, k), v)
+				keep = false
+			}
+		case jsoncodec.NumberValue:
+			d.arena = d.it.AppendNumber(d.arena)
+			d.drop(u, itemField(name, k), d.arena[item:])
+		case jsoncodec.NilValue:
+			d.it.Skip()
+			keep = false
+		default:
+			d.skipWrong()
+			d.drop(u, itemField(name, k), d.raw)
+			keep = false
+		}
+		if !keep || strings.TrimSpace(str(d.arena[item:])) == "" {
 			d.arena = d.arena[:mark]
 		}
 	}
@@ -565,22 +711,19 @@ func (d *bidRequestDecoder) list(name string) string {
 
 func (d *bidRequestDecoder) site() {
 	r := d.r
-	if !d.object(topField("site")) {
+	if !d.usedObject(fieldSite, topField("site")) {
 		return
 	}
+	r.site = ""
+	var page []byte
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
 		switch key {
 		case "domain":
-			v := d.text(topField("site.domain"), maxStringLen)
-			if !bidder.IsToken(v) {
-				d.invalid(topField("site.domain"), "must be a domain name")
-				v = nil
-			}
-			r.site = str(v)
+			r.site = d.usedToken(fieldSiteDomain, topField("site.domain"))
 		case "page":
-			d.skipString(topField("site.page"))
+			page = d.usedText(fieldSitePage, topField("site.page"), MaxBodyBytes)
 		case "cat":
-			r.siteCat = d.list("site.cat")
+			r.siteCat = d.list(fieldSiteCat, "site.cat")
 		default:
 			d.it.Skip()
 		}
@@ -588,19 +731,45 @@ func (d *bidRequestDecoder) site() {
 			return
 		}
 	}
+	if r.site == "" { // OpenRTB makes the domain optional: the page's host stands in
+		r.site = str(pageHost(page))
+	}
+}
+
+// pageHost returns the host of an http or https URL, without its port
+// ("https://News.example:8443/a?b" → "News.example"), or nil when the URL
+// has none that could be a domain name.
+func pageHost(u []byte) []byte {
+	for _, scheme := range [...]string{"https://", "http://"} {
+		if len(u) < len(scheme) || !strings.EqualFold(str(u[:len(scheme)]), scheme) {
+			continue
+		}
+		host := u[len(scheme):]
+		if i := bytes.IndexAny(host, "/?#"); i >= 0 {
+			host = host[:i]
+		}
+		if i := bytes.LastIndexByte(host, ':'); i >= 0 {
+			host = host[:i]
+		}
+		if len(host) > maxStringLen || !bidder.IsToken(host) { // userinfo, an IPv6 literal, spaces…
+			return nil
+		}
+		return host
+	}
+	return nil
 }
 
 func (d *bidRequestDecoder) app() {
 	r := d.r
-	if !d.object(topField("app")) {
+	if !d.usedObject(fieldApp, topField("app")) {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
 		switch key {
 		case "bundle":
-			r.bundle = str(d.text(topField("app.bundle"), maxStringLen))
+			r.bundle = str(d.usedText(fieldAppBundle, topField("app.bundle"), maxStringLen))
 		case "cat":
-			r.appCat = d.list("app.cat")
+			r.appCat = d.list(fieldAppCat, "app.cat")
 		default:
 			d.it.Skip()
 		}
@@ -612,27 +781,20 @@ func (d *bidRequestDecoder) app() {
 
 func (d *bidRequestDecoder) device() {
 	r := d.r
-	if !d.object(topField("device")) {
+	if !d.usedObject(fieldDevice, topField("device")) {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
 		switch key {
 		case "os":
 			// OpenRTB's operating systems are free text ("Mac OS X"): a
-			// value that is not a token could match no campaign, so it
-			// counts as no os rather than an error.
-			if v := d.text(topField("device.os"), maxStringLen); bidder.IsToken(v) {
-				r.os = str(v)
-			}
+			// value that is not a token could match no campaign.
+			r.os = d.usedToken(fieldDeviceOS, topField("device.os"))
 		case "devicetype":
 			d.deviceType()
-		case "ua":
-			d.skipString(topField("device.ua"))
-		case "ip":
-			d.skipString(topField("device.ip"))
 		case "geo":
 			d.geo()
-		default:
+		default: // ua, ip, make, ext…
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {
@@ -643,32 +805,24 @@ func (d *bidRequestDecoder) device() {
 
 // deviceType reads device.devicetype: an integer; the OpenRTB 2.x types
 // 1–7 are kept, other integers (AdCOM's 8, out-of-home, and anything later)
-// count as no device type.
+// count as no device type without being bad; anything but an integer is.
 func (d *bidRequestDecoder) deviceType() {
 	f := topField("device.devicetype")
+	d.r.devType = 0
 	switch d.value(jsoncodec.NumberValue) {
 	case absent:
 		return
 	case wrongKind:
-		d.invalid(f, "must be an integer")
+		d.drop(fieldDeviceType, f, d.raw)
 		return
 	}
 	lit := d.number()
-	if len(lit) == 0 {
-		return // a syntax error, which the iterator holds
+	digits := strings.TrimPrefix(str(lit), "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		d.drop(fieldDeviceType, f, lit)
+		return
 	}
-	neg := lit[0] == '-'
-	if neg {
-		lit = lit[1:]
-	}
-	for _, c := range lit {
-		if c < '0' || c > '9' {
-			d.invalid(f, "must be an integer")
-			return
-		}
-	}
-	d.r.devType = 0
-	if n, ok := parseInt(lit, 1, 7); ok && !neg {
+	if n, ok := parseInt(lit, 1, 7); ok {
 		d.r.devType = int(n)
 	}
 }
@@ -677,18 +831,22 @@ func (d *bidRequestDecoder) deviceType() {
 // it (see openrtbRegion), the city.
 func (d *bidRequestDecoder) geo() {
 	r := d.r
-	if !d.object(topField("device.geo")) {
+	if !d.usedObject(fieldGeo, topField("device.geo")) {
 		return
 	}
 	var region []byte
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
 		switch key {
 		case "country":
-			r.country = countryAlpha2(d.text(topField("device.geo.country"), maxStringLen))
+			f := topField("device.geo.country")
+			v := d.usedText(fieldGeoCountry, f, maxStringLen)
+			if r.country = countryAlpha2(v); r.country == "" && len(v) > 0 {
+				d.drop(fieldGeoCountry, f, v) // not an assigned code
+			}
 		case "region":
-			region = d.text(topField("device.geo.region"), maxStringLen)
+			region = d.usedText(fieldGeoRegion, topField("device.geo.region"), maxStringLen)
 		case "city":
-			r.city = str(d.text(topField("device.geo.city"), maxStringLen))
+			r.city = str(d.usedText(fieldGeoCity, topField("device.geo.city"), maxStringLen))
 		default: // lat, lon, metro, zip, type, utcoffset…
 			d.it.Skip()
 		}
@@ -696,46 +854,53 @@ func (d *bidRequestDecoder) geo() {
 			return
 		}
 	}
-	r.region = d.openrtbRegion(region, r.country)
+	var wellFormed bool
+	if r.region, wellFormed = d.openrtbRegion(region, r.country); !wellFormed {
+		d.drop(fieldGeoRegion, topField("device.geo.region"), region)
+	}
 }
 
 // openrtbRegion builds the engine's ISO 3166-2 region: OpenRTB writes the
 // subdivision without its country ("CA"), which is prefixed with the
 // country ("US-CA"); a value that already has the prefix is taken as it is.
-// Anything else (a name, or no country to prefix) counts as no region.
-func (d *bidRequestDecoder) openrtbRegion(v []byte, country string) string {
+// Without a country to prefix, a subdivision means no region; anything
+// else (a name) is not well formed.
+func (d *bidRequestDecoder) openrtbRegion(v []byte, country string) (region string, wellFormed bool) {
 	switch {
 	case len(v) == 0:
-		return ""
+		return "", true
 	case bidder.IsRegionCode(v):
-		return str(v)
-	case len(v) > 3 || country == "":
-		return ""
+		return str(v), true
+	case len(v) > 3:
+		return "", false
 	}
 	for _, c := range v {
 		if !bidder.IsAlnum(c) {
-			return ""
+			return "", false
 		}
+	}
+	if country == "" {
+		return "", true
 	}
 	start := len(d.arena)
 	d.arena = append(d.arena, country...)
 	d.arena = append(d.arena, '-')
 	d.arena = append(d.arena, v...)
-	return str(d.arena[start:])
+	return str(d.arena[start:]), true
 }
 
 func (d *bidRequestDecoder) user() {
 	r := d.r
-	if !d.object(topField("user")) {
+	if !d.usedObject(fieldUser, topField("user")) {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
 		switch key {
 		case "id":
-			r.uid = str(d.text(topField("user.id"), maxUIDLen))
+			r.uid = str(d.usedText(fieldUserID, topField("user.id"), maxUIDLen))
 		case "buyeruid":
-			r.buyerUID = str(d.text(topField("user.buyeruid"), maxUIDLen))
-		default: // yob, gender, geo, data, ext…
+			r.buyerUID = str(d.usedText(fieldBuyerUID, topField("user.buyeruid"), maxUIDLen))
+		default: // yob, gender, geo, data, eids, consent, ext…
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {

@@ -16,6 +16,8 @@ import (
 // every 400 must be a JSON error body naming a field or saying bad_body.
 // When compress is set, the body is sent gzipped (whatever Content-Encoding
 // says, so that both valid gzip and gzip the server must refuse are tried).
+// Its seeds include a sample of testdata/openrtb/exchange.jsonl, and the
+// server has that corpus's currency rates.
 func FuzzOpenRTB(f *testing.F) {
 	post := readFile(f, "../testdata/openrtb/post.json")
 	for _, seed := range []struct {
@@ -37,11 +39,18 @@ func FuzzOpenRTB(f *testing.F) {
 	} {
 		f.Add(seed.method, seed.ct, seed.ce, []byte(seed.body), seed.compress)
 	}
+	// Traffic shaped as exchanges send it (testdata/openrtb/exchange.jsonl):
+	// every 40th request, plain and gzipped.
+	for i, line := range strings.Split(strings.TrimSpace(readFile(f, exchangeCorpus)), "\n") {
+		if i%40 == 0 {
+			f.Add("POST", "", "", []byte(line), i%80 == 0)
+		}
+	}
 	// A small gzip body that inflates far past the limit, sent as it is. (No
 	// seed is over the limit itself: the fuzzer spends minutes minimizing
 	// inputs that large, and the limit is tested in TestOpenRTBHTTPErrors.)
 	f.Add("POST", jsonMediaType, "gzip", gzipBytes(f, bytes.Repeat([]byte("{"), 1<<20)), false)
-	srv := newTestServer(f, testdataCampaigns)
+	srv := buildTestServer(f, testdataCampaigns, serverOptions{rates: corpusRates})
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf) // reused: a new one costs more than a request
 	f.Fuzz(func(t *testing.T, method, ct, ce string, body []byte, compress bool) {

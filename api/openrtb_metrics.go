@@ -9,6 +9,7 @@ import "github.com/prometheus/client_golang/prometheus"
 // time in dspd_decision_seconds, beside recbid's.
 type openrtbMetrics struct {
 	impBid, impNobid prometheus.Counter
+	invalid          [numUsedFields]prometheus.Counter // by used field (openrtb_policy.go)
 }
 
 func newOpenRTBMetrics(reg *prometheus.Registry) openrtbMetrics {
@@ -20,5 +21,6 @@ func newOpenRTBMetrics(reg *prometheus.Registry) openrtbMetrics {
 	return openrtbMetrics{
 		impBid:   imps.WithLabelValues("bid"),
 		impNobid: imps.WithLabelValues("nobid"),
+		invalid:  newInvalidFieldCounters(reg),
 	}
 }

@@ -49,6 +49,7 @@ type bidResponse struct {
 			Cat     []string    `json:"cat"`
 			W       int         `json:"w"`
 			H       int         `json:"h"`
+			MType   int         `json:"mtype"`
 			NURL    string      `json:"nurl"`
 			BURL    string      `json:"burl"`
 			Adm     string      `json:"adm"`

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recbid/dspd/api/currency"
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 )
@@ -28,6 +29,10 @@ type Config struct {
 	// (contract section 7); empty: the implicit, open exchange
 	// exchange.DefaultID on the bare paths, with clear prices.
 	ExchangesPath string
+	// CurrencyRatesPath is a currency-rates file in Prebid's format (package
+	// currency), read by Reload with the campaigns: OpenRTB floors in a
+	// listed currency are converted to USD. Empty: only USD floors can bid.
+	CurrencyRatesPath string
 	// TrustedProxies may name a bid request's client in X-Forwarded-For,
 	// for the exchanges' allow lists (default: none, the peer is the client).
 	TrustedProxies exchange.Proxies
@@ -56,19 +61,21 @@ type Server struct {
 
 	stateLog    rateLog // state-store failures, seen per request
 	capacityLog rateLog // bids refused because the state is full
+	invalidLog  rateLog // OpenRTB requests served with malformed optional fields
 
 	current  atomic.Pointer[serving]
 	reloadMu sync.Mutex
 	draining atomic.Bool
 }
 
-// serving is one campaign set and exchange set with their pre-encoded
-// response fragments; a reload swaps a whole new one in, so a request never
-// sees half of one.
+// serving is one campaign set, exchange set and currency rates with their
+// pre-encoded response fragments; a reload swaps a whole new one in, so a
+// request never sees half of one.
 type serving struct {
 	catalog   *bidder.Catalog
 	creatives []creativeJSON
 	exchanges *exchange.Set
+	rates     *currency.Rates  // nil: USD only
 	wires     map[string]*wire // by exchange id
 	loaded    time.Time
 }
@@ -94,12 +101,14 @@ func NewServer(cfg Config, engine *bidder.Engine) (*Server, error) {
 		seat:        seatJSON(cfg.Seat),
 		stateLog:    rateLog{log: cfg.Logger},
 		capacityLog: rateLog{log: cfg.Logger},
+		invalidLog:  rateLog{log: cfg.Logger},
 	}, nil
 }
 
-// Load publishes cat and set as the serving campaign and exchange sets;
-// cat must have been validated for set's exchanges.
-func (s *Server) Load(set *exchange.Set, cat *bidder.Catalog) {
+// Load publishes cat and set as the serving campaign and exchange sets,
+// with rates (nil: USD only) for OpenRTB floors; cat must have been
+// validated for set's exchanges.
+func (s *Server) Load(set *exchange.Set, cat *bidder.Catalog, rates *currency.Rates) {
 	wires := make(map[string]*wire, set.Len())
 	for _, ex := range set.All() {
 		wires[ex.ID] = s.newWire(ex)
@@ -109,11 +118,18 @@ func (s *Server) Load(set *exchange.Set, cat *bidder.Catalog) {
 		catalog:   cat,
 		creatives: encodeCreatives(cat),
 		exchanges: set,
+		rates:     rates,
 		wires:     wires,
 		loaded:    s.engine.Now(),
 	})
 	s.metrics.campaigns.Set(float64(cat.Len()))
 	s.metrics.exchanges.Set(float64(set.Len()))
+	s.metrics.currencies.Set(float64(rates.Len()))
+	_, asOf := rates.AsOf()
+	s.metrics.ratesAsOf.Set(0)
+	if !asOf.IsZero() {
+		s.metrics.ratesAsOf.Set(float64(asOf.Unix()))
+	}
 }
 
 // Catalog returns the serving campaign set, or nil before the first load.
@@ -129,45 +145,58 @@ type Loaded struct {
 	Campaigns, Exchanges int
 }
 
-// Reload reads the exchanges file (when there is one) and the campaigns
-// file again, as one set, and swaps them in. On any error the old sets keep
-// serving and the error is returned: a *exchange.FileError or a
-// *bidder.CatalogError naming every problem, or an I/O error.
+// Reload reads the exchanges file and the currency rates (when there are
+// any) and the campaigns file again, as one set, and swaps them in. On any
+// error the old sets keep serving and the error is returned: a
+// *exchange.FileError, a *currency.FileError or a *bidder.CatalogError
+// naming every problem, or an I/O error.
 func (s *Server) Reload(ctx context.Context) (Loaded, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	start := time.Now()
-	set, cat, err := s.readSets()
+	set, rates, cat, err := s.readSets()
 	if err == nil {
 		err = ctx.Err()
 	}
 	if err != nil {
 		s.metrics.reloadFailed.Inc()
-		s.log.Error("reload rejected; the previous campaigns and exchanges keep serving", "err", err)
+		s.log.Error("reload rejected; the previous campaigns, exchanges and rates keep serving", "err", err)
 		return Loaded{}, fmt.Errorf("reload: %w", err)
 	}
-	s.Load(set, cat)
+	s.Load(set, cat, rates)
 	s.metrics.reloadOK.Inc()
-	s.log.Info("campaigns loaded", "file", s.cfg.CampaignsPath, "campaigns", cat.Len(),
-		"creatives", cat.NumCreatives(), "exchanges", set.IDs(), "took", time.Since(start).Round(time.Millisecond))
+	args := []any{"file", s.cfg.CampaignsPath, "campaigns", cat.Len(), "creatives", cat.NumCreatives(),
+		"exchanges", set.IDs(), "took", time.Since(start).Round(time.Millisecond)}
+	if rates != nil {
+		asOf, _ := rates.AsOf()
+		args = append(args, "currencies", rates.Len(), "rates_as_of", asOf)
+	}
+	s.log.Info("campaigns loaded", args...)
 	return Loaded{Campaigns: cat.Len(), Exchanges: set.Len()}, nil
 }
 
-// readSets reads and validates the exchanges, then the campaigns against
-// them.
-func (s *Server) readSets() (*exchange.Set, *bidder.Catalog, error) {
+// readSets reads and validates the exchanges and the currency rates, then
+// the campaigns against the exchanges.
+func (s *Server) readSets() (*exchange.Set, *currency.Rates, *bidder.Catalog, error) {
 	set := exchange.Implicit()
 	if s.cfg.ExchangesPath != "" {
 		var err error
 		if set, err = exchange.Load(s.cfg.ExchangesPath); err != nil {
-			return nil, nil, fmt.Errorf("exchanges %s: %w", s.cfg.ExchangesPath, err)
+			return nil, nil, nil, fmt.Errorf("exchanges %s: %w", s.cfg.ExchangesPath, err)
+		}
+	}
+	var rates *currency.Rates
+	if s.cfg.CurrencyRatesPath != "" {
+		var err error
+		if rates, err = currency.Load(s.cfg.CurrencyRatesPath); err != nil {
+			return nil, nil, nil, fmt.Errorf("currency rates %s: %w", s.cfg.CurrencyRatesPath, err)
 		}
 	}
 	cat, err := bidder.LoadCatalogFile(s.cfg.CampaignsPath, set.IDs())
 	if err != nil {
-		return nil, nil, fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, err)
+		return nil, nil, nil, fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, err)
 	}
-	return set, cat, nil
+	return set, rates, cat, nil
 }
 
 // Exchanges returns the serving exchange set, or nil before the first load.

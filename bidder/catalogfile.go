@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
+	"github.com/recbid/dspd/internal/bounded"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
@@ -52,17 +51,12 @@ const DefaultExchange = "default"
 // file with any error is rejected whole: the error is a *CatalogError
 // naming every problem, or an I/O error.
 func LoadCatalogFile(path string, exchanges []string) (*Catalog, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open campaigns: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxCatalogBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read campaigns %s: %w", path, err)
-	}
-	if len(data) > MaxCatalogBytes {
+	data, err := bounded.ReadFile(path, MaxCatalogBytes)
+	switch {
+	case errors.Is(err, bounded.ErrTooLarge):
 		return nil, &CatalogError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxCatalogBytes)}}
+	case err != nil:
+		return nil, fmt.Errorf("campaigns: %w", err)
 	}
 	return ParseCatalogFor(data, exchanges)
 }

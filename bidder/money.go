@@ -100,3 +100,113 @@ func (m Micros) String() string {
 	var b [24]byte
 	return string(m.AppendDecimal(b[:0]))
 }
+
+// AboveAnyPrice is a floor no bid can clear: CeilMicros saturates to it.
+const AboveAnyPrice = MaxDecimalMicros + 1
+
+// CeilMicros reads a JSON number's literal text ("1.5", "0.8500000000000001",
+// "2e-3") as micros rounded up, exactly, without binary floating point: a
+// floor read this way is never below the one written, whatever its number
+// of digits. A value above MaxDecimalMicros saturates to AboveAnyPrice. ok
+// is false for a negative value (zero written "-0" is zero) or text that is
+// not a JSON number.
+func CeilMicros[S ~string | ~[]byte](s S) (m Micros, ok bool) {
+	i := 0
+	neg := i < len(s) && s[i] == '-'
+	if neg {
+		i++
+	}
+	// The value is digits × 10^(exp − fraction digits); micros are
+	// digits × 10^(exp − fraction digits + 6).
+	var digits [20]byte // the significant digits kept; more only say "not zero"
+	nd, extra := 0, 0   // digits kept; significant digits beyond them, before the point
+	nonzeroLost := false
+	shift := 6
+	start := i
+	readDigits := func(frac bool) int {
+		n := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			n++
+			c := s[i]
+			switch {
+			case nd == 0 && c == '0':
+			case nd < len(digits):
+				digits[nd] = c
+				nd++
+			default:
+				nonzeroLost = nonzeroLost || c != '0'
+				if !frac {
+					extra++
+				}
+				continue
+			}
+			if frac {
+				shift--
+			}
+		}
+		return n
+	}
+	if readDigits(false) == 0 || (s[start] == '0' && i-start > 1) {
+		return 0, false // no digits, or a leading zero
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if readDigits(true) == 0 {
+			return 0, false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := i < len(s) && s[i] == '-'
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		e, n := 0, 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			n++
+			if e < 1_000_000 {
+				e = e*10 + int(s[i]-'0')
+			}
+		}
+		if n == 0 {
+			return 0, false
+		}
+		if eneg {
+			e = -e
+		}
+		shift += e
+	}
+	if i != len(s) {
+		return 0, false
+	}
+	if nd == 0 {
+		return 0, true // zero, however written ("0.000", "-0", "0e5")
+	}
+	if neg {
+		return 0, false
+	}
+	shift += extra
+	// Integer part: the first nd+shift digits (padded with zeros when
+	// shift > 0); anything after them rounds up.
+	keep := nd + shift
+	if keep > 16 { // ≥ 10^16 micros, far above MaxDecimalMicros
+		return AboveAnyPrice, true
+	}
+	var v int64
+	for k := 0; k < keep; k++ {
+		v *= 10
+		if k < nd {
+			v += int64(digits[k] - '0')
+		}
+	}
+	for k := max(keep, 0); k < nd; k++ {
+		nonzeroLost = nonzeroLost || digits[k] != '0'
+	}
+	if nonzeroLost {
+		v++
+	}
+	if Micros(v) > MaxDecimalMicros {
+		return AboveAnyPrice, true
+	}
+	return Micros(v), true
+}

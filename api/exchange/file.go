@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/netip"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/recbid/dspd/internal/bounded"
 )
 
 // DefaultID is the id of the implicit exchange of a server without an
@@ -90,17 +90,12 @@ func (s *Set) Len() int { return len(s.list) }
 // rejected whole: the error is a *FileError naming every problem, or an
 // I/O error.
 func Load(path string) (*Set, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open exchanges: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read exchanges %s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
+	data, err := bounded.ReadFile(path, MaxFileBytes)
+	switch {
+	case errors.Is(err, bounded.ErrTooLarge):
 		return nil, &FileError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxFileBytes)}}
+	case err != nil:
+		return nil, fmt.Errorf("exchanges: %w", err)
 	}
 	return Parse(data)
 }

@@ -20,6 +20,7 @@ type config struct {
 	addr, admin    string
 	campaigns      string
 	exchanges      string
+	currencyRates  string
 	trustedProxies exchange.Proxies
 	seat           string
 	publicURL      string
@@ -81,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); keep it private")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
 	fs.StringVar(&c.exchanges, "exchanges", "", "exchanges file (ids, allowed sources, tokens, price keys), read with the campaigns; without it, one open exchange \"default\" on the bare paths")
+	fs.StringVar(&c.currencyRates, "currency-rates", "", "currency rates in Prebid's currency-file format, read with the campaigns: OpenRTB floors in a listed currency are converted to USD (rounded up) instead of getting no bid (reason currency)")
 	fs.Func("trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For names the client, for the exchanges' allow lists (default none)", func(v string) error {
 		p, err := exchange.ParseProxies(v)
 		c.trustedProxies = p

@@ -47,13 +47,14 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin, Clock: now, BidTTL: cfg.bidTTL,
 		HashKey: st.hashKey}, st.ledger, st.bids)
 	srv, err := api.NewServer(api.Config{
-		Seat:           cfg.seat,
-		PublicURL:      cfg.publicURL,
-		CampaignsPath:  cfg.campaigns,
-		ExchangesPath:  cfg.exchanges,
-		TrustedProxies: cfg.trustedProxies,
-		TrustRequestTS: cfg.trustRequestTS,
-		Logger:         log,
+		Seat:              cfg.seat,
+		PublicURL:         cfg.publicURL,
+		CampaignsPath:     cfg.campaigns,
+		ExchangesPath:     cfg.exchanges,
+		CurrencyRatesPath: cfg.currencyRates,
+		TrustedProxies:    cfg.trustedProxies,
+		TrustRequestTS:    cfg.trustRequestTS,
+		Logger:            log,
 	}, engine)
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recbid/dspd/api/currency"
 	"github.com/recbid/dspd/bidder"
 )
 
@@ -85,6 +86,18 @@ func TestRunRefusesInvalidCampaigns(t *testing.T) {
 	assert.Contains(t, err.Error(), "campaign x: advertiser: required")
 }
 
+func TestRunRefusesInvalidRates(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.currencyRates = filepath.Join(t.TempDir(), "rates.json")
+	require.NoError(t, os.WriteFile(cfg.currencyRates, []byte(`{"conversions":{"USD":{"EUR":"0.92"}}}`), 0o644))
+	err := run(t.Context(), cfg, slog.New(slog.DiscardHandler), nil, hooks{
+		listening: func(net.Addr, net.Addr) { t.Error("listened with an invalid rates file") },
+	})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, currency.ErrInvalidRates))
+	assert.Contains(t, err.Error(), "conversions.USD.EUR: must be a number")
+}
+
 // TestRunServesReloadsAndDrains starts dspd on loopback, bids, reloads on
 // SIGHUP, and shuts down while a request is in flight: the request is
 // answered in full and run returns nil.
@@ -142,7 +155,7 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	// SIGHUP reloads: a broken file is refused, a good one taken.
 	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(`{"campaigns":[{}]}`), 0o644))
 	hup <- os.Interrupt
-	log.waitFor(t, "reload rejected; the previous campaigns and exchanges keep serving")
+	log.waitFor(t, "reload rejected; the previous campaigns, exchanges and rates keep serving")
 	one := `{"campaigns":[{"id":"only","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":1,` +
 		`"creatives":[{"id":"cr","w":320,"h":50,"secure":true,"image_url":"https://a.example/i","click_url":"https://a.example/"}]}]}`
 	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(one), 0o644))
@@ -225,14 +238,16 @@ func TestParseFlags(t *testing.T) {
 	assert.True(t, cfg.clockStart.IsZero())
 	assert.Equal(t, "disk:data", cfg.state, "a bare dspd keeps its books in ./data")
 	assert.Equal(t, 2*time.Millisecond, cfg.bidWindow)
+	assert.Empty(t, cfg.currencyRates, "no rates: only USD floors can bid")
 
 	cfg, err = parseFlags([]string{"-addr", "127.0.0.1:8000", "-seat", "s1", "-public-url", "https://bid.example/",
-		"-trust-request-ts", "-clock-start", "2026-11-04T08:00:00Z"}, io.Discard)
+		"-trust-request-ts", "-clock-start", "2026-11-04T08:00:00Z", "-currency-rates", "rates.json"}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "https://bid.example/", cfg.publicURL, "the trailing slash is dropped by the server")
 	assert.Equal(t, "s1", cfg.seat)
 	assert.True(t, cfg.trustRequestTS)
 	assert.Equal(t, time.Date(2026, 11, 4, 8, 0, 0, 0, time.UTC), cfg.clockStart.UTC())
+	assert.Equal(t, "rates.json", cfg.currencyRates)
 
 	for _, bad := range [][]string{
 		{"-clock-start", "yesterday"},

@@ -13,7 +13,14 @@
 //     one JSON object per line, for POST /openrtb2/bid (`loadgen -corpus
 //     testdata/openrtb/requests.jsonl -T application/json`);
 //   - openrtb/post.json: post.data as an OpenRTB BidRequest, with no
-//     trailing newline, for loadgen -p.
+//     trailing newline, for loadgen -p;
+//   - openrtb/exchange.jsonl: -exchange-requests OpenRTB BidRequests shaped
+//     like real exchange traffic (synth.ExchangeTraffic: the OpenRTB 2.6
+//     object model, video and native impressions, floors in several
+//     currencies, a few malformed optional fields), built from
+//     requests.txt;
+//   - openrtb/currency.json: the currency rates those floors use, in
+//     Prebid's currency-file format (dspd -currency-rates).
 //
 // (-openrtb names the subdirectory of the OpenRTB files; -openrtb "" skips
 // them.)
@@ -37,19 +44,20 @@ func main() {
 	nRequests := flag.Int("requests", 10000, "number of request bodies to generate")
 	seed := flag.Uint64("seed", synth.DefaultSeed, "random seed")
 	out := flag.String("out", "testdata", "output directory")
-	openrtb := flag.String("openrtb", "openrtb", "subdirectory of -out for the OpenRTB corpus and post.json (empty: none)")
+	openrtb := flag.String("openrtb", "openrtb", "subdirectory of -out for the OpenRTB corpora, post.json and currency.json (empty: none)")
+	nExchange := flag.Int("exchange-requests", 2000, "number of exchange-shaped OpenRTB requests to generate")
 	flag.Parse()
-	if flag.NArg() > 0 || *nCampaigns < 0 || *nRequests < 0 {
+	if flag.NArg() > 0 || *nCampaigns < 0 || *nRequests < 0 || *nExchange < 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*nCampaigns, *nRequests, *seed, *out, *openrtb); err != nil {
+	if err := run(*nCampaigns, *nRequests, *nExchange, *seed, *out, *openrtb); err != nil {
 		fmt.Fprintln(os.Stderr, "gendata:", err)
 		os.Exit(1)
 	}
 }
 
-func run(nCampaigns, nRequests int, seed uint64, out, openrtbDir string) error {
+func run(nCampaigns, nRequests, nExchange int, seed uint64, out, openrtbDir string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -81,6 +89,19 @@ func run(nCampaigns, nRequests int, seed uint64, out, openrtbDir string) error {
 		return err
 	}
 	if err := writeLines(filepath.Join(dir, "requests.jsonl"), requests); err != nil {
+		return err
+	}
+	traffic, err := synth.ExchangeTraffic(nExchange, seed, bodies)
+	if err != nil {
+		return err
+	}
+	if err := writeLines(filepath.Join(dir, "exchange.jsonl"), traffic); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "currency.json"), func(w *bufio.Writer) error {
+		_, err := w.WriteString(synth.CurrencyFile())
+		return err
+	}); err != nil {
 		return err
 	}
 	return writeFile(filepath.Join(dir, "post.json"), func(w *bufio.Writer) error {

@@ -16,9 +16,9 @@ import (
 // so the generator stays their single source.
 func TestCommittedTestdataIsGenerated(t *testing.T) {
 	out := t.TempDir()
-	require.NoError(t, run(1000, 10000, synth.DefaultSeed, out, "openrtb"))
+	require.NoError(t, run(1000, 10000, 2000, synth.DefaultSeed, out, "openrtb"))
 	for _, name := range []string{"campaigns.json", "post.data", "requests.txt",
-		"openrtb/requests.jsonl", "openrtb/post.json"} {
+		"openrtb/requests.jsonl", "openrtb/post.json", "openrtb/exchange.jsonl", "openrtb/currency.json"} {
 		got, err := os.ReadFile(filepath.Join(out, name))
 		require.NoError(t, err)
 		want, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))

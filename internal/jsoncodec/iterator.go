@@ -165,6 +165,27 @@ func (it Iterator) ReadArray() bool { return it.it.ReadArray() }
 // Skip skips the next value, whatever it is, checking its syntax.
 func (it Iterator) Skip() { it.it.Skip() }
 
+// AppendRaw skips the next value, whatever it is, checking its syntax, and
+// appends its JSON text as it stands in the input (without the blanks
+// before it) to dst, for callers that quote what they could not use. It
+// allocates nothing beyond dst's growth.
+func (it Iterator) AppendRaw(dst []byte) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 64) // json-iterator's capture needs a non-nil buffer
+	}
+	start := len(dst)
+	dst = it.it.SkipAndAppendBytes(dst)
+	if it.it.Error != nil && it.it.Error != io.EOF {
+		return dst[:start]
+	}
+	i := start
+	for i < len(dst) && (dst[i] == ' ' || dst[i] == '\t' || dst[i] == '\n' || dst[i] == '\r') {
+		i++
+	}
+	n := copy(dst[start:], dst[i:])
+	return dst[:start+n]
+}
+
 // AppendString reads a string value, checking its syntax, and appends its
 // decoded bytes (escapes resolved) to dst. It allocates nothing unless the
 // string holds escapes. The next value must be a string (see WhatIsNext);

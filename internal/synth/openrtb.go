@@ -227,16 +227,7 @@ func openRTB(q url.Values, v openrtbVariant) (string, error) {
 		ConnectionType: json.Number(get("connectiontype")), Carrier: get("carrier"), Language: get("lang"),
 	}
 	geo := ortbGeo{City: get("city"), Lat: json.Number(get("lat")), Lon: json.Number(get("lon"))}
-	country, region := get("country"), get("region")
-	geo.Country = country
-	if a3, ok := alpha3[strings.ToUpper(country)]; ok {
-		geo.Country = a3
-	}
-	geo.Region = region
-	if prefix := country + "-"; country != "" && !v.prefixRegion && len(region) > len(prefix) &&
-		strings.EqualFold(region[:len(prefix)], prefix) {
-		geo.Region = region[len(prefix):]
-	}
+	geo.Country, geo.Region = openrtbGeo(q, v.prefixRegion)
 	if geo != (ortbGeo{}) {
 		dev.Geo = &geo
 	}
