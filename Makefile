@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate pacing-sim testdata clean
 
 all: build
 
@@ -24,6 +24,8 @@ test: fmt-check vet
 	$(GO) test -race -count=1 ./...
 	# allocation bounds, which mean nothing under the race detector
 	$(GO) test -count=1 -run 'Allocations' ./api ./internal/jsoncodec
+	# the pacing goals on a short simulated week, too slow under the race detector
+	$(GO) test -count=1 -run 'TestPacingGoals' -v ./pacingsim
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForm$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
@@ -75,6 +77,11 @@ redis-rate:
 # dspd's rate on OpenRTB next to the form protocol, in one run.
 openrtb-rate:
 	scripts/openrtb-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# A simulated week of even pacing on the real engine (seconds, no sleeps): a table
+# here, report.json and spend.svg in out/pacing-sim/.
+pacing-sim:
+	$(GO) run ./cmd/pacingsim -out out/pacing-sim
 
 # The 2016 experiment, re-run fairly: a table here, report.md, report.json and
 # charts in out/compare-java/. N, DURATION and ROUNDS scale it.

@@ -248,6 +248,7 @@ func newMetrics(engine *bidder.Engine) *metrics {
 		}, func() float64 { _, q := sz.Sizes(); return float64(q) }))
 	}
 	m.openrtb = newOpenRTBMetrics(reg)
+	f(newPacingCollector(engine))
 	return m
 }
 

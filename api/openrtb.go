@@ -35,6 +35,7 @@ var nbrCodes = [16]int{
 	bidder.ReasonBelowFloor:       0,  // Unknown Error: nor "below floor"
 	bidder.ReasonFreqCap:          9,  // Daily User Cap Met
 	bidder.ReasonBudget:           10, // Daily Domain Cap Met: a daily cap, the campaign's
+	bidder.ReasonPacing:           0,  // Unknown Error: held back to spread a budget over the day; no code says so
 	bidder.ReasonTimeout:          15, // Insufficient Auction Time
 	bidder.ReasonStateUnavailable: 1,  // Technical Error
 	bidder.ReasonCapacity:         1,  // Technical Error: the bidder's state is full

@@ -114,6 +114,7 @@ func (s *Server) Load(set *exchange.Set, cat *bidder.Catalog, rates *currency.Ra
 		wires[ex.ID] = s.newWire(ex)
 	}
 	s.prices.add(set)
+	s.engine.Pace(cat) // paced campaigns keep their rates across the reload
 	s.current.Store(&serving{
 		catalog:   cat,
 		creatives: encodeCreatives(cat),

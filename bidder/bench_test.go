@@ -50,6 +50,16 @@ func requestFromForm(tb testing.TB, body string) bidder.Request {
 	}
 }
 
+// mixRequests returns 2,000 synthetic requests for n synthetic campaigns.
+func mixRequests(tb testing.TB, n int) []bidder.Request {
+	tb.Helper()
+	var reqs []bidder.Request
+	for _, body := range synth.Requests(2000, synth.DefaultSeed, synth.Campaigns(n, synth.DefaultSeed)) {
+		reqs = append(reqs, requestFromForm(tb, body))
+	}
+	return reqs
+}
+
 // BenchmarkDecide runs decisions for synthetic request mixes against 1,000
 // and 100,000 synthetic campaigns. Requests carry no tmax, so timeouts never
 // interfere.
@@ -57,11 +67,7 @@ func BenchmarkDecide(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		cat, err := bidder.ParseCatalog(campaignsJSON(b, n))
 		require.NoError(b, err)
-		cs := synth.Campaigns(n, synth.DefaultSeed)
-		var reqs []bidder.Request
-		for _, body := range synth.Requests(2000, synth.DefaultSeed, cs) {
-			reqs = append(reqs, requestFromForm(b, body))
-		}
+		reqs := mixRequests(b, n)
 		post := requestFromForm(b, synth.PostData())
 		for _, mix := range []struct {
 			name string

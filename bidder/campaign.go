@@ -14,10 +14,12 @@ type Campaign struct {
 	DailyBudget Micros // NoDailyLimit, or the daily budget (0: the campaign never bids)
 	Start, End  time.Time
 	FreqCap     FreqCap
+	Pacing      Pacing
 	Targeting   Targeting
 	Creatives   []Creative
 
-	startMs, endMs int64 // flight as [startMs, endMs) in request-time milliseconds
+	startMs, endMs int64     // flight as [startMs, endMs) in request-time milliseconds
+	pace           *paceSlot // the pacing throttle, when the campaign is paced and attached (Engine.Pace)
 }
 
 // NoDailyLimit is the DailyBudget of a campaign without a daily budget.

@@ -178,6 +178,7 @@ type fileCampaign struct {
 	Start       string         `json:"start"`
 	End         string         `json:"end"`
 	FreqCap     *fileFreqCap   `json:"freq_cap"`
+	Pacing      string         `json:"pacing"`
 	Targeting   fileTargeting  `json:"targeting"`
 	Creatives   []fileCreative `json:"creatives"`
 }

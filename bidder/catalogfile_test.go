@@ -124,6 +124,10 @@ func TestParseCatalogRules(t *testing.T) {
 		{"start", `"2026-01-01"`, "start: must be an RFC 3339 time"},
 		{"end", `"2025-01-01T00:00:00Z"`, "end: must be after start"},
 		{"end", "", ""},
+		{"pacing", `"even"`, ""},
+		{"pacing", `"asap"`, ""},
+		{"pacing", `"slow"`, `pacing: must be "asap" or "even"`},
+		{"pacing", `"EVEN"`, `pacing: must be "asap" or "even"`},
 		{"freq_cap.impressions", `0`, "freq_cap.impressions: must be an integer 1–"},
 		{"freq_cap.period_s", `1.5`, "freq_cap.period_s: must be an integer 1–"},
 		{"freq_cap.period_s", "", "freq_cap.period_s: required"},
@@ -164,6 +168,15 @@ func TestParseCatalogRules(t *testing.T) {
 			assert.Contains(t, strings.Join(ce.Problems, "\n"), tt.want)
 			assert.Nil(t, cat)
 		})
+	}
+}
+
+func TestPacingField(t *testing.T) {
+	for raw, want := range map[string]Pacing{"": PacingASAP, `"asap"`: PacingASAP, `"even"`: PacingEven} {
+		cat, err := ParseCatalog([]byte(`{"campaigns":[` + withField(t, "pacing", raw) + `]}`))
+		require.NoError(t, err)
+		assert.Equal(t, want, cat.Campaigns()[0].Pacing, raw)
+		assert.Equal(t, want == PacingEven, cat.Campaigns()[0].Paced(), "%s: the campaign has a daily budget", raw)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"slices"
 	"time"
 
@@ -30,6 +31,14 @@ type Config struct {
 	// state, so that users are the same after a restart and across
 	// replicas; zero draws one for this engine alone (tests, memory state).
 	HashKey HashKey
+	// Pacing tunes the pacing controllers of campaigns with pacing even,
+	// which run when the ledger is also a PacingBook.
+	Pacing PacingConfig
+	// Rand draws the 32-bit numbers a paced campaign's participation is
+	// decided by, one per decision that reaches it. Default math/rand/v2's
+	// Uint32 (a per-thread generator: no lock, no allocation); a seeded
+	// source makes a simulation repeatable.
+	Rand func() uint32
 }
 
 // Defaults of Config.
@@ -54,6 +63,9 @@ func (c Config) withDefaults() Config {
 	if c.HashKey == (HashKey{}) {
 		c.HashKey = NewHashKey()
 	}
+	if c.Rand == nil {
+		c.Rand = mrand.Uint32
+	}
 	return c
 }
 
@@ -71,11 +83,55 @@ type Engine struct {
 	cfg    Config
 	ledger Ledger
 	bids   BidStore
+	pacer  *Pacer // nil: the ledger keeps no PacingBook, and pacing even bids as asap
 }
 
-// NewEngine returns an engine over the given state.
+// NewEngine returns an engine over the given state. When the ledger is also
+// a PacingBook, campaigns with pacing even are paced (see Pacer; Pace
+// attaches a catalog's campaigns, TickPacing runs the controllers).
 func NewEngine(cfg Config, ledger Ledger, bids BidStore) *Engine {
-	return &Engine{cfg: cfg.withDefaults(), ledger: ledger, bids: bids}
+	e := &Engine{cfg: cfg.withDefaults(), ledger: ledger, bids: bids}
+	if book, ok := ledger.(PacingBook); ok {
+		e.pacer = newPacer(e.cfg.Pacing, book, ledger, e.cfg.Clock)
+	}
+	return e
+}
+
+// Pace attaches cat's paced campaigns to the pacing controllers, before
+// cat serves: each keeps the rate its id had (a new one starts at 1).
+func (e *Engine) Pace(cat *Catalog) {
+	if e.pacer != nil {
+		e.pacer.attach(cat)
+	}
+}
+
+// TickPacing runs the pacing controllers for the minute of now (see
+// Pacer): call it at least once a minute, with PacingNow. A minute already
+// ticked does nothing. Errors come from the state and leave the rates as
+// they were.
+func (e *Engine) TickPacing(ctx context.Context, now time.Time) error {
+	if e.pacer == nil {
+		return nil
+	}
+	return e.pacer.tick(ctx, now)
+}
+
+// PacingNow returns the pacing clock: the server clock, or, with
+// PacingConfig.FollowRequests, the latest request time seen.
+func (e *Engine) PacingNow() time.Time {
+	if e.pacer == nil {
+		return e.cfg.Clock()
+	}
+	return e.pacer.Now()
+}
+
+// PacingStatus returns each paced campaign's rate, target and spend as of
+// the last tick; nil without pacing.
+func (e *Engine) PacingStatus() []PaceStatus {
+	if e.pacer == nil {
+		return nil
+	}
+	return e.pacer.Status()
 }
 
 // Now returns the engine's clock reading.
@@ -173,6 +229,9 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 		tmax = e.cfg.DefaultTMax
 	}
 	deadline := arrived.Add(tmax - e.cfg.SafetyMargin)
+	if e.pacer != nil {
+		e.pacer.count(req.TimeMs)
+	}
 
 	if req.Cur != "" && !equalFoldASCII(req.Cur, "USD") {
 		return Decision{Reason: ReasonCurrency}, never, nil
@@ -233,9 +292,9 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 	return Decision{Reason: reason}, never, stateErr
 }
 
-// applyCaps walks the candidates in priority order through the frequency and
-// budget stages and returns the first that passes both, or -1 and the stage
-// at which the last candidates dropped out; with the winner, the request's
+// applyCaps walks the candidates in priority order through the frequency,
+// budget and pacing stages and returns the first that passes them all, or
+// -1 and the furthest stage at which candidates dropped out; with the winner, the request's
 // user key when the winner is frequency-capped. Counters are read in chunks
 // of consecutive candidates, so a remote ledger answers in one round trip.
 // When the ledger fails, the candidates it could not answer for drop out
@@ -273,7 +332,7 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 				continue // no user to count: drops at the frequency stage
 			}
 			if c.DailyBudget == 0 && !capped {
-				reason = ReasonBudget // a zero budget never bids
+				reason = max(reason, ReasonBudget) // a zero budget never bids
 				continue
 			}
 			if !capped && !c.Limited() {
@@ -307,7 +366,11 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 				continue
 			}
 			if c.Limited() && q.Spent+heldSpend+c.BidCPM > c.DailyBudget*1000 {
-				reason = ReasonBudget
+				reason = max(reason, ReasonBudget)
+				continue
+			}
+			if p := c.pace; p != nil && !p.admit(e.cfg.Rand()) {
+				reason = max(reason, ReasonPacing) // held back by its controller
 				continue
 			}
 			if !c.FreqCap.Capped() {

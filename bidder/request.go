@@ -64,14 +64,15 @@ const (
 	ReasonBelowFloor                          // every match bids below the floor
 	ReasonFreqCap                             // every remaining match hit its frequency cap
 	ReasonBudget                              // every remaining match exhausted its daily budget
+	ReasonPacing                              // every remaining match was held back by its pacing controller
 	ReasonTimeout                             // the decision ran past tmax minus the safety margin
 	ReasonStateUnavailable                    // the state store could not be read
 	ReasonCapacity                            // the bounded state is full of what the books still need
 	numReasons
 )
 
-var reasonNames = [numReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "timeout",
-	"state_unavailable", "capacity"}
+var reasonNames = [numReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "pacing",
+	"timeout", "state_unavailable", "capacity"}
 
 // String returns the reason as the X-Nobid-Reason header spells it.
 func (r NoBidReason) String() string {

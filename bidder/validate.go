@@ -79,6 +79,13 @@ func (fc *fileCampaign) validate(exchanges map[string]bool) (*Campaign, []string
 	if !c.Start.IsZero() && !c.End.IsZero() && !c.End.After(c.Start) {
 		v.add("end", "must be after start")
 	}
+	switch fc.Pacing {
+	case "", "asap":
+	case "even":
+		c.Pacing = PacingEven
+	default:
+		v.add("pacing", `must be "asap" or "even"`)
+	}
 	if fc.FreqCap != nil {
 		c.FreqCap.Impressions = v.integer("freq_cap.impressions", fc.FreqCap.Impressions, 1, 1<<40)
 		c.FreqCap.PeriodS = v.integer("freq_cap.period_s", fc.FreqCap.PeriodS, 1, MaxFreqPeriodS)

@@ -79,6 +79,7 @@ func notes(c *Config, r *Report) []string {
 		"failed counts loadgen's failures as ab does; in the scenarios that replay post.data (which always bids) a Length failure is a no bid instead of a bid, in practice a timeout: the decision came later than tmax (120 ms) minus the 5 ms margin. report.json gives every round's status codes and errors by kind.",
 		"Both servers keep their books in memory (dspd runs with -state memory; the Java baseline has no other state): the comparison measures the two stacks, not a disk. make rate measures dspd's default disk state against memory.",
 		"The 2016 figures come from a different machine (i5, 4 cores) and naive ports; they are a labelled reference, not a ratio.",
+		"Every campaign of the comparison is pacing asap (testdata's campaigns name no pacing): the Java baseline does not pace (it reads pacing even as asap), so both servers make the same decisions; dspd's even pacing is measured by make pacing-sim.",
 	}
 	if c.DspdNoPGOBin == "" {
 		n = append(n, "No cmd/dspd/default.pgo was present: the Go build ran without profile-guided optimisation only.")

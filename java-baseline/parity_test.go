@@ -826,15 +826,23 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
 	requireJava(t)
 	path := filepath.Join(t.TempDir(), "bad.json")
 	file := `{"campaigns":[
-{"id":"c-1","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":2.5e0,
+{"id":"c-1","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":2.5e0,"pacing":"slow",
  "creatives":[{"id":"cr","w":0,"h":250,"secure":true,"image_url":"http://a.example/i","click_url":"https://a.example/"}]},
-{"id":"c-1","advertiser":"B","adomain":[],"cat":["IAB1"],"status":"on","bid_cpm":"2",
+{"id":"c-1","advertiser":"B","adomain":[],"cat":["IAB1"],"status":"on","bid_cpm":"2","pacing":"even",
  "creatives":[{"id":"cr","w":300,"h":250,"image_url":"ftp://a.example/i","click_url":"https://a.example/"}]}
 ]}`
 	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
 	_, goErr := bidder.LoadCatalogFile(path, nil)
 	var ce *bidder.CatalogError
 	require.True(t, errors.As(goErr, &ce), "%v", goErr)
+	pacing := 0
+	for _, p := range ce.Problems {
+		if strings.Contains(p, "pacing") {
+			pacing++
+			assert.Equal(t, `campaign c-1: pacing: must be "asap" or "even"`, p)
+		}
+	}
+	assert.Equal(t, 1, pacing, "slow is refused, even is not")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -45,7 +45,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	}
 	defer st.close()
 	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin, Clock: now, BidTTL: cfg.bidTTL,
-		HashKey: st.hashKey}, st.ledger, st.bids)
+		HashKey: st.hashKey, Pacing: bidder.PacingConfig{FollowRequests: cfg.trustRequestTS}}, st.ledger, st.bids)
 	srv, err := api.NewServer(api.Config{
 		Seat:              cfg.seat,
 		PublicURL:         cfg.publicURL,
@@ -99,6 +99,9 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	errc := make(chan error, 2)
 	go func() { errc <- serve(public, publicLn) }()
 	go func() { errc <- serve(admin, adminLn) }()
+	paceCtx, stopPacing := context.WithCancel(context.Background())
+	defer stopPacing()
+	go pace(paceCtx, engine, log)
 
 	sweep := time.NewTicker(cfg.sweepEvery)
 	defer sweep.Stop()
@@ -114,6 +117,27 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		case <-sweep.C:
 			if n := engine.Sweep(engine.Now()); n > 0 {
 				log.Debug("expired state evicted", "entries", n)
+			}
+		}
+	}
+}
+
+// pace runs the pacing controllers once a minute of the pacing clock (the
+// server clock, or with -trust-request-ts the latest request time), looking
+// every second, until ctx ends. A failed tick (the state unreachable)
+// leaves the rates as they were; it is logged at most once a minute.
+func pace(ctx context.Context, engine *bidder.Engine, log *slog.Logger) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	var logged time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := engine.TickPacing(ctx, engine.PacingNow()); err != nil && time.Since(logged) >= time.Minute {
+				log.Warn("pacing: tick failed; paced campaigns keep their rates", "err", err)
+				logged = time.Now()
 			}
 		}
 	}

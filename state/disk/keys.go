@@ -19,6 +19,7 @@ import (
 //	'W' expiry-minute bid-id                   → its claim (the bid was won)
 //	'D' day campaign 0 exchange                → bids, wins, spend of a campaign's day (merged sums)
 //	'F' expiry-minute user period window campaign → wins in a user's frequency window (merged sums)
+//	'P', 'C'                                   → the pacing book (see pacing.go)
 //
 // Bid records, claims and frequency counters lead with the minute they
 // expire in, budget counters with their day, so that what has expired is a

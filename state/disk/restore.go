@@ -34,6 +34,9 @@ func (s *Store) restore(db *pebble.DB) (books, error) {
 		if err := s.restoreFreq(db, mem.ledger, now); err != nil {
 			return fmt.Errorf("frequency counters: %w", err)
 		}
+		if err := restorePacing(db, mem.ledger, now); err != nil {
+			return fmt.Errorf("pacing: %w", err)
+		}
 		return nil
 	})
 	for _, r := range s.bidRanges(now) {

@@ -44,6 +44,58 @@ func TestLedgerConformance(t *testing.T) {
 	})
 }
 
+func TestPacingBookConformance(t *testing.T) {
+	statetest.PacingBook(t, func(t *testing.T) bidder.Ledger {
+		s := open(t, Config{Dir: t.TempDir()})
+		t.Cleanup(func() { _ = s.Close() })
+		return s.Ledger()
+	})
+}
+
+// TestPacingBookSurvivesARestart: the request counts and the controller
+// states are read back at start.
+func TestPacingBookSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	clock := func() time.Time { return testNow }
+	today := bidder.DayOfTime(testNow)
+	counts := make([]int64, bidder.PaceBuckets)
+	counts[7], counts[200] = 3, 11
+	pace := bidder.Pace{Tick: testNow.Unix() / 60, Day: today, Rate: 0.37, Spent: 1234, Requests: 99, Share: 0.33, SpendW: 5, ReqW: 6}
+	stale := bidder.Pace{Tick: testNow.Unix()/60 - 9*24*60, Day: today - 9, Rate: 0.5}
+
+	s := open(t, Config{Dir: dir, Clock: clock})
+	book := s.Ledger().(bidder.PacingBook)
+	require.NoError(t, book.AddTraffic(ctx, today-1, counts))
+	require.NoError(t, book.AddTraffic(ctx, today-1, counts))
+	require.NoError(t, book.AddTraffic(ctx, today-bidder.PaceTrafficDays, counts)) // older than the days kept
+	_, err := book.StorePace(ctx, "c1", pace)
+	require.NoError(t, err)
+	_, err = book.StorePace(ctx, "old", stale)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	s = open(t, Config{Dir: dir, Clock: clock})
+	defer s.Close()
+	book = s.Ledger().(bidder.PacingBook)
+	got, err := book.Traffic(ctx, today-1)
+	require.NoError(t, err)
+	want := make([]int64, bidder.PaceBuckets)
+	want[7], want[200] = 6, 22
+	assert.Equal(t, want, got)
+	got, err = book.Traffic(ctx, today-bidder.PaceTrafficDays)
+	require.NoError(t, err)
+	assert.Nil(t, got, "a day no longer kept is not read back")
+	out := make([]bidder.Pace, 2)
+	require.NoError(t, book.Paces(ctx, []string{"c1", "old"}, out))
+	assert.Equal(t, []bidder.Pace{pace, {}}, out, "the stale state is not read back")
+
+	s.Ledger().(interface{ Sweep(time.Time) int }).Sweep(testNow)
+	assert.Zero(t, keyCount(t, s, trafficKey(today-bidder.PaceTrafficDays)), "old counts deleted")
+	assert.Zero(t, keyCount(t, s, paceKey("old")), "the stale state deleted")
+	assert.Equal(t, 1, keyCount(t, s, paceKey("c1")))
+}
+
 func TestBidStoreConformance(t *testing.T) {
 	statetest.BidStore(t, func(t *testing.T, ttl time.Duration) bidder.BidStore {
 		s := open(t, Config{Dir: t.TempDir(), BidTTL: ttl})
@@ -201,6 +253,14 @@ func count(t *testing.T, s *Store, kind byte) int {
 	t.Helper()
 	n := 0
 	require.NoError(t, scan(s.db, []byte{kind}, []byte{kind + 1}, func(_, _ []byte) error { n++; return nil }))
+	return n
+}
+
+// keyCount counts the keys equal to key (0 or 1).
+func keyCount(t *testing.T, s *Store, key []byte) int {
+	t.Helper()
+	n := 0
+	require.NoError(t, scan(s.db, key, append(key[:len(key):len(key)], 0), func(_, _ []byte) error { n++; return nil }))
 	return n
 }
 

@@ -94,6 +94,9 @@ func (l *ledger) Sweep(now time.Time) int {
 		if err := s.expire(s.db, now, kindDay, kindFreq); err != nil {
 			s.cfg.Logger.Warn("disk state: expired counters not deleted yet", "err", err)
 		}
+		if err := s.expirePacing(now); err != nil {
+			s.cfg.Logger.Warn("disk state: old pacing state not deleted yet", "err", err)
+		}
 	}
 	return n
 }

@@ -13,6 +13,10 @@ func TestLedgerConformance(t *testing.T) {
 	statetest.Ledger(t, func(*testing.T) bidder.Ledger { return memory.NewLedger(memory.LedgerConfig{}) })
 }
 
+func TestPacingBookConformance(t *testing.T) {
+	statetest.PacingBook(t, func(*testing.T) bidder.Ledger { return memory.NewLedger(memory.LedgerConfig{}) })
+}
+
 func TestBidStoreConformance(t *testing.T) {
 	statetest.BidStore(t, func(_ *testing.T, ttl time.Duration) bidder.BidStore {
 		return memory.NewBidStore(memory.BidStoreConfig{TTL: ttl, MaxBids: 100_000})

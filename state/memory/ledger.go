@@ -55,6 +55,7 @@ type Ledger struct {
 	expired   atomic.Int64
 	refused   atomic.Int64
 	maxPause  atomic.Int64 // nanoseconds
+	pacing    pacing
 }
 
 // dayKey names a campaign's day, for one exchange or (exchange allExchanges)
@@ -395,6 +396,7 @@ func (l *Ledger) Sweep(now time.Time) int {
 		n += sweepShard(&l.freq[i], freqExpired, sec, &l.maxPause)
 	}
 	l.expired.Add(int64(n))
+	l.pacing.sweepPaces(sec / 60) // not counters: not counted
 	return n
 }
 

@@ -26,6 +26,17 @@ func TestLedgerConformance(t *testing.T) {
 	}
 }
 
+func TestPacingBookConformance(t *testing.T) {
+	for name, start := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			r := start(t)
+			statetest.PacingBook(t, func(t *testing.T) bidder.Ledger {
+				return openOn(t, r, Config{OpTimeout: time.Second})
+			})
+		})
+	}
+}
+
 func TestBidStoreConformance(t *testing.T) {
 	for name, start := range targets(t) {
 		t.Run(name, func(t *testing.T) {

@@ -160,6 +160,82 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 	})
 }
 
+// PacingBook runs the pacing book's conformance tables against the ledger
+// newLedger returns, which must also be a bidder.PacingBook.
+func PacingBook(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
+	ctx := context.Background()
+	const day bidder.Day = 20396
+	book := func(t *testing.T) bidder.PacingBook {
+		b, ok := newLedger(t).(bidder.PacingBook)
+		require.True(t, ok, "the ledger keeps a pacing book")
+		return b
+	}
+	counts := func(pairs ...int64) []int64 {
+		c := make([]int64, bidder.PaceBuckets)
+		for i := 0; i+1 < len(pairs); i += 2 {
+			c[pairs[i]] = pairs[i+1]
+		}
+		return c
+	}
+
+	t.Run("traffic adds up by day", func(t *testing.T) {
+		b := book(t)
+		got, err := b.Traffic(ctx, day)
+		require.NoError(t, err)
+		assert.Nil(t, got, "a day without counts")
+		require.NoError(t, b.AddTraffic(ctx, day, counts(0, 5, 100, 7, 287, 1)))
+		require.NoError(t, b.AddTraffic(ctx, day, counts(100, 3)))
+		require.NoError(t, b.AddTraffic(ctx, day+1, counts(1, 2)))
+		got, err = b.Traffic(ctx, day)
+		require.NoError(t, err)
+		assert.Equal(t, counts(0, 5, 100, 10, 287, 1), got)
+		got, err = b.Traffic(ctx, day+1)
+		require.NoError(t, err)
+		assert.Equal(t, counts(1, 2), got)
+	})
+
+	t.Run("the later tick's state is kept", func(t *testing.T) {
+		b := book(t)
+		out := make([]bidder.Pace, 2)
+		require.NoError(t, b.Paces(ctx, []string{"c1", "c2"}, out))
+		assert.Equal(t, []bidder.Pace{{}, {}}, out, "none stored")
+		first := bidder.Pace{Tick: 1000, Day: day, Rate: 0.1 + 0.2, Spent: 12345.5, Requests: 8, Share: 1.0 / 3,
+			SpendW: 1e-9, ReqW: 7, ReqS: 3e300, ShareS: 0.25}
+		got, err := b.StorePace(ctx, "c1", first)
+		require.NoError(t, err)
+		assert.Equal(t, first, got, "stored, every float as it was")
+		for _, p := range []bidder.Pace{{Tick: 1000, Rate: 0.5}, {Tick: 999, Rate: 0.9}} {
+			got, err = b.StorePace(ctx, "c1", p)
+			require.NoError(t, err)
+			assert.Equal(t, first, got, "tick %d: the state of tick 1000 stays", p.Tick)
+		}
+		later := bidder.Pace{Tick: 1001, Day: day, Rate: 1}
+		got, err = b.StorePace(ctx, "c1", later)
+		require.NoError(t, err)
+		assert.Equal(t, later, got)
+		require.NoError(t, b.Paces(ctx, []string{"c2", "c1"}, out))
+		assert.Equal(t, []bidder.Pace{{}, later}, out)
+	})
+
+	t.Run("of replicas ticking one minute, one state wins", func(t *testing.T) {
+		b := book(t)
+		const replicas = 8
+		var wg sync.WaitGroup
+		got := make([]bidder.Pace, replicas)
+		for r := range replicas {
+			wg.Go(func() {
+				var err error
+				got[r], err = b.StorePace(ctx, "c1", bidder.Pace{Tick: 5000, Day: day, Rate: float64(r+1) / replicas})
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		for r := range replicas {
+			assert.Equal(t, got[0], got[r], "every replica steers by the same state")
+		}
+	})
+}
+
 // BidStore runs the bid-store conformance tables; newStore must return an
 // empty store keeping records ttl, isolated from the others. A store keeps
 // a record at least ttl and less than a second more.

@@ -156,6 +156,7 @@ final class CampaignsFile {
         public String end;
         @JsonProperty("freq_cap")
         public FileFreqCap freqCap;
+        public String pacing;
         public FileTargeting targeting;
         public List<FileCreative> creatives;
     }
@@ -441,6 +442,12 @@ final class CampaignsFile {
         }
         long impressions = 0;
         long periodS = 0;
+        // pacing: the Go bidder spreads "even" budgets over the day; this
+        // baseline does not pace, so "even" bids as "asap" (the contract
+        // allows it), but anything else is refused, as by the Go bidder.
+        if (fc.pacing != null && !fc.pacing.isEmpty() && !fc.pacing.equals("asap") && !fc.pacing.equals("even")) {
+            v.add("pacing", "must be \"asap\" or \"even\"");
+        }
         if (fc.freqCap != null) {
             impressions = v.integer("freq_cap.impressions", fc.freqCap.impressions, 1, 1L << 40);
             periodS = v.integer("freq_cap.period_s", fc.freqCap.periodS, 1, Campaign.MAX_FREQ_PERIOD_S);

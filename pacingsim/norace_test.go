@@ -1,0 +1,5 @@
+//go:build !race
+
+package pacingsim
+
+const raceEnabled = false
