@@ -22,6 +22,8 @@ run: build
 
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
+	# the contract's tests again through the second front end (dspd -http fasthttp)
+	DSPD_FRONT_END=fasthttp $(GO) test -race -count=1 ./api ./cmd/dspd ./java-baseline
 	# allocation bounds, which mean nothing under the race detector
 	$(GO) test -count=1 -run 'Allocations' ./api ./internal/jsoncodec
 	# the pacing goals on a short simulated week, too slow under the race detector
@@ -29,6 +31,8 @@ test: fmt-check vet
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForm$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
+	DSPD_FRONT_END=fasthttp $(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
+	DSPD_FRONT_END=fasthttp $(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzDecrypt$$' -fuzztime $(FUZZTIME) ./api/exchange
 
 vet:

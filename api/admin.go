@@ -6,7 +6,6 @@ import (
 	"net/http/pprof"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/recbid/dspd/api/currency"
@@ -15,18 +14,11 @@ import (
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
-func newRouter() *chi.Mux {
-	r := chi.NewRouter()
-	r.NotFound(notFound)
-	return r
-}
-
 // AdminHandler returns the router of the admin listener: pprof, metrics,
 // health, reload and stats. It must only be reachable by operators (the
 // default listen address is loopback).
 func (s *Server) AdminHandler() http.Handler {
-	r := newRouter()
-	r.Use(s.recoverPanics)
+	r := s.newRouter()
 	r.HandleFunc("/debug/pprof/*", pprof.Index)
 	r.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	r.HandleFunc("/debug/pprof/profile", pprof.Profile)

@@ -2,10 +2,12 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"html"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/valyala/fasthttp"
 
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
@@ -90,16 +93,55 @@ func BenchmarkRecbid(b *testing.B) {
 	corpus := readLines(b, "../testdata/requests.txt")
 	b.Run("handler/post.data", func(b *testing.B) {
 		srv := benchServer(b)
-		benchRecbid(b, srv.handleRecbid, []string{post})
+		benchRecbid(b, srv.httpEndpoint(EndpointRecbid), []string{post})
 	})
 	b.Run("handler/requests.txt", func(b *testing.B) {
 		srv := benchServer(b)
-		benchRecbid(b, srv.handleRecbid, corpus)
+		benchRecbid(b, srv.httpEndpoint(EndpointRecbid), corpus)
 	})
 	b.Run("router/post.data", func(b *testing.B) {
 		srv := benchServer(b)
 		benchRecbid(b, srv.PublicHandler().ServeHTTP, []string{post})
 	})
+	b.Run("fasthttp/post.data", func(b *testing.B) {
+		benchFast(b, benchServer(b).FastHandler(), "/dsp/recbid", formMediaType, [][]byte{[]byte(post)})
+	})
+	b.Run("core/post.data", func(b *testing.B) {
+		srv := benchServer(b)
+		body, postBytes := bytes.NewReader(nil), []byte(post)
+		req := Request{Ctx: context.Background(), Method: methodPOST, ContentType: formMediaType, Body: body}
+		b.ReportAllocs()
+		for b.Loop() {
+			body.Reset(postBytes)
+			resp := AcquireResponse()
+			srv.Serve(EndpointRecbid, exchange.DefaultID, &req, resp)
+			if resp.Status != statusOK {
+				b.Fatalf("status %d", resp.Status)
+			}
+			resp.Release()
+		}
+	})
+}
+
+// benchFast sends bodies round robin to a fasthttp handler on one reused
+// RequestCtx, as fasthttp's server does, and checks every answer is a bid
+// or a no bid.
+func benchFast(b *testing.B, h fasthttp.RequestHandler, path, contentType string, bodies [][]byte) {
+	var ctx fasthttp.RequestCtx
+	var req fasthttp.Request
+	req.Header.SetMethod(methodPOST)
+	req.SetRequestURI(path)
+	req.Header.SetContentType(contentType)
+	ctx.Init(&req, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1234}, nil)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		ctx.Request.SetBody(bodies[i%len(bodies)])
+		ctx.Response.Reset()
+		h(&ctx)
+		if c := ctx.Response.StatusCode(); c != statusOK && c != statusNoContent {
+			b.Fatalf("status %d", c)
+		}
+	}
 }
 
 func BenchmarkParseForm(b *testing.B) {
@@ -237,22 +279,25 @@ func BenchmarkOpenRTB(b *testing.B) {
 		return out
 	}
 	b.Run("handler/post.json", func(b *testing.B) {
-		benchOpenRTB(b, benchServer(b).handleOpenRTB, [][]byte{post}, "")
+		benchOpenRTB(b, benchServer(b).httpEndpoint(EndpointOpenRTB), [][]byte{post}, "")
 	})
 	b.Run("handler/post.json.gz", func(b *testing.B) {
-		benchOpenRTB(b, benchServer(b).handleOpenRTB, gz(post), "gzip")
+		benchOpenRTB(b, benchServer(b).httpEndpoint(EndpointOpenRTB), gz(post), "gzip")
 	})
 	b.Run("handler/requests.jsonl", func(b *testing.B) {
-		benchOpenRTB(b, benchServer(b).handleOpenRTB, corpus, "")
+		benchOpenRTB(b, benchServer(b).httpEndpoint(EndpointOpenRTB), corpus, "")
 	})
 	b.Run("handler/requests.jsonl.gz", func(b *testing.B) {
-		benchOpenRTB(b, benchServer(b).handleOpenRTB, gz(corpus...), "gzip")
+		benchOpenRTB(b, benchServer(b).httpEndpoint(EndpointOpenRTB), gz(corpus...), "gzip")
 	})
 	b.Run("handler/exchange.jsonl", func(b *testing.B) {
-		benchOpenRTB(b, benchServer(b).handleOpenRTB, exchange, "")
+		benchOpenRTB(b, benchServer(b).httpEndpoint(EndpointOpenRTB), exchange, "")
 	})
 	b.Run("handler/multi-imp", func(b *testing.B) {
-		benchOpenRTB(b, benchServer(b).handleOpenRTB, [][]byte{[]byte(benchMultiImp)}, "")
+		benchOpenRTB(b, benchServer(b).httpEndpoint(EndpointOpenRTB), [][]byte{[]byte(benchMultiImp)}, "")
+	})
+	b.Run("fasthttp/post.json", func(b *testing.B) {
+		benchFast(b, benchServer(b).FastHandler(), openrtbPath, jsonMediaType, [][]byte{post})
 	})
 	b.Run("router/post.json", func(b *testing.B) {
 		benchOpenRTB(b, benchServer(b).PublicHandler().ServeHTTP, [][]byte{post}, "")

@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"io"
-	"net/http"
 	"strings"
 	"sync"
 )
@@ -20,10 +19,13 @@ type bodyBuf [MaxBodyBytes + 1]byte
 var bodyBufs = sync.Pool{New: func() any { return new(bodyBuf) }}
 
 // readBody reads the request body into buf, failing with errTooLarge
-// beyond MaxBodyBytes.
-func readBody(r *http.Request, buf *bodyBuf) ([]byte, error) {
+// beyond MaxBodyBytes (at once when the declared length says so).
+func readBody(r *Request, buf *bodyBuf) ([]byte, error) {
 	if r.ContentLength > MaxBodyBytes {
 		return nil, errTooLarge
+	}
+	if r.Body == nil {
+		return buf[:0], nil
 	}
 	return readLimited(r.Body, buf)
 }

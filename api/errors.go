@@ -27,19 +27,8 @@ const (
 	errInternal             = "internal_error"
 )
 
-// Header values shared by every response; net/http only reads them.
-var (
-	hdrJSON        = []string{"application/json"}
-	hdrAllowPOST   = []string{"POST"}
-	hdrAllowGET    = []string{"GET"}
-	hdrDuplicateOn = []string{"1"}
-	hdrRetryAfter1 = []string{"1"}
-)
-
-// writeError answers {"error":code,"field":field,"message":message}.
-func writeError(w http.ResponseWriter, status int, code, field, message string) {
-	jw := jsoncodec.NewWriter()
-	defer jw.Free()
+// appendError writes {"error":code,"field":field,"message":message}.
+func appendError(jw jsoncodec.Writer, code, field, message string) {
 	jw.RawString(`{"error":`)
 	writeString(jw, code)
 	jw.RawString(`,"field":`)
@@ -47,16 +36,14 @@ func writeError(w http.ResponseWriter, status int, code, field, message string) 
 	jw.RawString(`,"message":`)
 	writeString(jw, message)
 	jw.RawString("}")
+}
+
+// writeError answers an admin request {"error":code,"field":field,"message":message}.
+func writeError(w http.ResponseWriter, status int, code, field, message string) {
+	jw := jsoncodec.NewWriter()
+	defer jw.Free()
+	appendError(jw, code, field, message)
 	w.Header()["Content-Type"] = hdrJSON
 	w.WriteHeader(status)
 	_, _ = w.Write(jw.Bytes())
-}
-
-func methodNotAllowed(w http.ResponseWriter, allow []string) {
-	w.Header()["Allow"] = allow
-	writeError(w, http.StatusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+allow[0])
-}
-
-func notFound(w http.ResponseWriter, r *http.Request) {
-	writeError(w, http.StatusNotFound, errNotFound, "", "no such endpoint")
 }

@@ -1,11 +1,7 @@
 package api
 
 import (
-	"net/http"
-	"net/netip"
 	"sync"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/recbid/dspd/api/exchange"
 )
@@ -16,7 +12,6 @@ const (
 	recbidPath  = "/dsp/recbid"
 	winPath     = "/dsp/win"
 	openrtbPath = "/openrtb2/bid"
-	exchangeKey = "exchange" // the route parameter naming the exchange
 )
 
 // wire is what the endpoints of one exchange need, built at each load: the
@@ -62,42 +57,27 @@ func (wr *wire) appendBURL(b, bidID []byte) []byte {
 	return append(b, wr.burlClose...)
 }
 
-// exchangeOf returns the exchange a bid path names: the route parameter, or
-// exchange.DefaultID on a bare path (never through its own name).
-func exchangeOf(r *http.Request) (id string, ok bool) {
-	id = chi.URLParam(r, exchangeKey)
-	switch id {
-	case "":
-		return exchange.DefaultID, true
-	case exchange.DefaultID:
-		return "", false
-	}
-	return id, true
-}
-
 // bidWire returns the wire of the exchange a bid request's path names in
 // the serving set, or answers 404 and returns nil.
-func (s *Server) bidWire(w http.ResponseWriter, r *http.Request, cur *serving) *wire {
-	id, ok := exchangeOf(r)
+func (s *Server) bidWire(exchangeID string, cur *serving, resp *Response) *wire {
 	var wr *wire
-	if ok && cur != nil {
-		wr = cur.wires[id]
+	if cur != nil {
+		wr = cur.wires[exchangeID]
 	}
 	if wr == nil {
-		notFound(w, r)
+		notFound(resp)
 	}
 	return wr
 }
 
 // admit checks that the exchange lets this client ask for bids (its
 // sources and token); a refusal is answered 403 and counted.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, wr *wire) bool {
+func (s *Server) admit(req *Request, wr *wire, resp *Response) bool {
 	if wr.ex.Open() {
 		return true
 	}
-	peer, _ := netip.ParseAddrPort(r.RemoteAddr)
-	client := s.cfg.TrustedProxies.Client(peer.Addr(), r.Header["X-Forwarded-For"])
-	refusal := wr.ex.Admit(client, r.Header.Get("Authorization"))
+	client := s.cfg.TrustedProxies.Client(req.peer(), req.ForwardedFor)
+	refusal := wr.ex.Admit(client, req.Authorization)
 	if refusal == exchange.Admitted {
 		return true
 	}
@@ -106,7 +86,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, wr *wire) bool {
 	if refusal == exchange.RefusedToken {
 		msg = "a bid request for exchange " + wr.ex.ID + " needs its bearer token (Authorization: Bearer …)"
 	}
-	writeError(w, http.StatusForbidden, errForbidden, "", msg)
+	resp.fail(statusForbidden, errForbidden, "", msg)
 	return false
 }
 

@@ -103,7 +103,7 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		require.NoError(t, err)
 	}
 	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids,
-		public: srv.PublicHandler(), admin: srv.AdminHandler()}
+		public: publicHandler(srv), admin: srv.AdminHandler()}
 }
 
 // writeCampaigns writes a campaigns file of the given campaign objects.

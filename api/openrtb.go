@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,12 +18,6 @@ import (
 // docs/openrtb.md for the contract.
 
 const jsonMediaType = "application/json"
-
-// Headers of the OpenRTB endpoint, in the form net/http keeps them.
-const (
-	hdrOpenRTBVersion = "X-Openrtb-Version" // echoed on every answer
-	hdrOpenRTBNbr     = "X-Openrtb-Nbr"     // "1": answer a no bid with {"id":…,"nbr":N}
-)
 
 // nbrCodes maps the bidder's no-bid reasons to the nearest OpenRTB no-bid
 // reason code (the IAB list that OpenRTB 2.6 refers to); docs/openrtb.md
@@ -41,44 +34,42 @@ var nbrCodes = [16]int{
 	bidder.ReasonCapacity:         1,  // Technical Error: the bidder's state is full
 }
 
-// handleOpenRTB serves POST /openrtb2/bid[/EXCHANGE]: validation in
+// serveOpenRTB answers POST /openrtb2/bid[/EXCHANGE]: validation in
 // recbid's order (method, the exchange's admission, content type and
 // encoding, size, gzip and JSON, fields), one decision per impression, and
 // a 200 bid response, or a 204 no bid (a 200 {"id":…,"nbr":N} when the
 // exchange asks for reasons).
-func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveOpenRTB(exchangeID string, r *Request, resp *Response) {
 	arrived := s.engine.Now()
 	cur := s.current.Load()
-	wr := s.bidWire(w, r, cur)
+	wr := s.bidWire(exchangeID, cur, resp)
 	if wr == nil {
 		return
 	}
 	m := &wr.m.openrtb
-	if v := r.Header[hdrOpenRTBVersion]; len(v) == 1 && isOpenRTBVersion(v[0]) {
-		w.Header()[hdrOpenRTBVersion] = v // the request's own slice: net/http only reads it
+	if isOpenRTBVersion(r.OpenRTBVersion) {
+		resp.Version = r.OpenRTBVersion // the request's header: the front end writes it before the request ends
 	}
-	if r.Method != http.MethodPost {
+	if r.Method != methodPOST {
 		s.reject(m, "openrtb", errMethodNotAllowed)
-		methodNotAllowed(w, hdrAllowPOST)
+		methodNotAllowed(resp, methodPOST)
 		return
 	}
-	if !s.admit(w, r, wr) {
+	if !s.admit(r, wr, resp) {
 		s.reject(m, "openrtb", errForbidden)
 		return
 	}
 	// Many exchanges' adapters send no Content-Type: a body without one is
 	// read as JSON, and only another type is refused.
-	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONContentType(ct) {
+	if ct := r.ContentType; ct != "" && !isJSONContentType(ct) {
 		s.reject(m, "openrtb", errUnsupportedMediaType)
-		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
-			"Content-Type must be "+jsonMediaType+" (or absent)")
+		resp.fail(statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Type must be "+jsonMediaType+" (or absent)")
 		return
 	}
-	gzipped, ok := contentEncoding(r.Header["Content-Encoding"])
+	gzipped, ok := contentEncoding(r.ContentEncoding, r.Encodings)
 	if !ok {
 		s.reject(m, "openrtb", errUnsupportedMediaType)
-		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
-			"Content-Encoding must be gzip or identity")
+		resp.fail(statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Encoding must be gzip or identity")
 		return
 	}
 	st := openrtbStates.Get().(*openrtbState)
@@ -92,35 +83,35 @@ func (s *Server) handleOpenRTB(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errTooLarge):
 		s.reject(m, "openrtb", errBodyTooLarge)
-		writeError(w, http.StatusRequestEntityTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
+		resp.fail(statusRequestTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
 		return
 	case errors.Is(err, errBadGzip):
 		s.reject(m, "openrtb", errBadBody)
-		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not valid gzip")
+		resp.fail(statusBadRequest, errBadBody, "", "body is not valid gzip")
 		return
 	case err != nil:
 		// The client went away or sent a broken body: answer what we can.
 		s.reject(m, "openrtb", errBadBody)
-		writeError(w, http.StatusBadRequest, errBadBody, "", "could not read the body")
+		resp.fail(statusBadRequest, errBadBody, "", "could not read the body")
 		return
 	}
 	ferr, jsonOK := decodeBidRequest(body, st)
 	switch {
 	case !jsonOK:
 		s.reject(m, "openrtb", errBadBody)
-		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not a JSON object")
+		resp.fail(statusBadRequest, errBadBody, "", "body is not a JSON object")
 		return
 	case ferr != nil:
 		s.reject(m, "openrtb", ferr.code)
-		writeError(w, http.StatusBadRequest, ferr.code, ferr.field, ferr.message)
+		resp.fail(statusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
 	}
 	s.noteInvalidFields(&st.req)
-	s.bidOpenRTB(w, r, cur, wr, st, arrived)
+	s.bidOpenRTB(r, resp, cur, wr, st, arrived)
 }
 
 // bidOpenRTB decides every impression of a valid request and answers.
-func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, cur *serving, wr *wire, st *openrtbState, arrived time.Time) {
+func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, st *openrtbState, arrived time.Time) {
 	req := &st.req
 	imps := &s.metrics.openrtb
 	reason := bidder.ReasonNone // the furthest stage any impression reached
@@ -133,7 +124,7 @@ func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, cur *serving
 	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
 	base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
 	for i := range req.imps {
-		d := s.decideImp(r.Context(), cur, &base, &req.imps[i])
+		d := s.decideImp(r.Ctx, cur, &base, &req.imps[i])
 		if d.Bid() {
 			bids = append(bids, openrtbBid{imp: i, d: d})
 			base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
@@ -143,20 +134,16 @@ func (s *Server) bidOpenRTB(w http.ResponseWriter, r *http.Request, cur *serving
 			imps.impNobid.Inc()
 		}
 	}
-	s.metrics.decision.Observe(time.Since(arrived).Seconds())
+	s.metrics.decision.Observe(s.engine.Now().Sub(arrived).Seconds())
 	if len(bids) == 0 {
 		if reason == bidder.ReasonNone {
 			reason = bidder.ReasonNoMatch
 		}
-		s.openrtbNoBid(w, r, wr.m, req.id, reason)
+		s.openrtbNoBid(r, resp, wr.m, req.id, reason)
 		return
 	}
 	wr.m.openrtb.bid.Inc()
-	jw := jsoncodec.NewWriter()
-	defer jw.Free()
-	s.encodeOpenRTB(jw, req, bids, cur.creatives, wr)
-	w.Header()["Content-Type"] = hdrJSON
-	_, _ = w.Write(jw.Bytes())
+	s.encodeOpenRTB(resp.json(statusOK), req, bids, cur.creatives, wr)
 }
 
 // decideImp makes the decision of one impression: one Choose per banner
@@ -225,32 +212,29 @@ func (s *Server) stateError(err error) {
 
 // openrtbNoBid answers 204 with X-Nobid-Reason, or, when the exchange asks
 // for reasons (?nbr=1 or X-Openrtb-Nbr: 1), 200 {"id":…,"nbr":N}.
-func (s *Server) openrtbNoBid(w http.ResponseWriter, r *http.Request, m *exchangeMetrics, id string, reason bidder.NoBidReason) {
+func (s *Server) openrtbNoBid(r *Request, resp *Response, m *exchangeMetrics, id string, reason bidder.NoBidReason) {
 	m.openrtb.nobid.Inc()
 	m.reasons[reason].Inc()
-	w.Header()["X-Nobid-Reason"] = nobidHeaders[reason]
+	resp.NoBid = reason
 	if !wantsNbr(r) {
-		w.WriteHeader(http.StatusNoContent)
+		resp.noContent()
 		return
 	}
-	jw := jsoncodec.NewWriter()
-	defer jw.Free()
+	jw := resp.json(statusOK)
 	jw.RawString(`{"id":`)
 	jw.ASCIIString(id)
 	jw.RawString(`,"nbr":`)
 	jw.SetBytes(strconv.AppendInt(jw.Bytes(), int64(nbrCodes[reason]), 10))
 	jw.RawString(`}`)
-	w.Header()["Content-Type"] = hdrJSON
-	_, _ = w.Write(jw.Bytes())
 }
 
 // wantsNbr reports whether the exchange asks for a no-bid reason: the query
 // holds the pair nbr=1, or the X-Openrtb-Nbr header is 1.
-func wantsNbr(r *http.Request) bool {
-	if v := r.Header[hdrOpenRTBNbr]; len(v) > 0 && strings.TrimSpace(v[0]) == "1" {
+func wantsNbr(r *Request) bool {
+	if strings.TrimSpace(r.OpenRTBNbr) == "1" {
 		return true
 	}
-	for q := r.URL.RawQuery; q != ""; {
+	for q := r.Query; q != ""; {
 		var pair string
 		pair, q, _ = strings.Cut(q, "&")
 		if pair == "nbr=1" {
@@ -360,18 +344,19 @@ func (g *gunzipper) inflate(body []byte) ([]byte, error) {
 // hasMediaType.
 func isJSONContentType(ct string) bool { return hasMediaType(ct, jsonMediaType) }
 
-// contentEncoding reads Content-Encoding: absent, empty or identity is a
-// plain body, gzip (or its old alias x-gzip, any case) a gzip one; anything
-// else, a list of codings included, is not supported (ok false).
-func contentEncoding(v []string) (gzipped, ok bool) {
-	switch len(v) {
+// contentEncoding reads Content-Encoding, its first value and how many the
+// request had: absent, empty or identity is a plain body, gzip (or its old
+// alias x-gzip, any case) a gzip one; anything else, a list of codings
+// included, is not supported (ok false).
+func contentEncoding(first string, n int) (gzipped, ok bool) {
+	switch n {
 	case 0:
 		return false, true
 	case 1:
 	default:
 		return false, false
 	}
-	switch e := strings.Trim(v[0], " \t"); {
+	switch e := strings.Trim(first, " \t"); {
 	case e == "" || strings.EqualFold(e, "identity"):
 		return false, true
 	case strings.EqualFold(e, "gzip") || strings.EqualFold(e, "x-gzip"):

@@ -699,11 +699,12 @@ func TestOpenRTBAllocations(t *testing.T) {
 		reader := bytes.NewReader(nil)
 		r.Body = io.NopCloser(reader)
 		w := &discardWriter{h: http.Header{}}
+		handler := srv.httpEndpoint(EndpointOpenRTB)
 		run := func() {
 			w.code = http.StatusOK // a 200 is written without WriteHeader
 			reader.Reset(body)
 			r.ContentLength = int64(len(body))
-			srv.handleOpenRTB(w, r)
+			handler(w, r)
 		}
 		run()
 		require.Equal(t, http.StatusOK, w.code)

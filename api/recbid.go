@@ -2,45 +2,34 @@ package api
 
 import (
 	"errors"
-	"net/http"
-	"time"
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
-// nobidHeaders holds the X-Nobid-Reason values, one shared slice per reason.
-var nobidHeaders = func() (h [16][]string) {
-	for _, r := range bidder.NoBidReasons() {
-		h[r] = []string{r.String()}
-	}
-	return h
-}()
-
-// handleRecbid serves POST /dsp/recbid[/EXCHANGE]: validation in the
+// serveRecbid answers POST /dsp/recbid[/EXCHANGE]: validation in the
 // contract's order (method, the exchange's admission, content type, size,
 // encoding, keys), the decision, and a 200 bid or a 204 no bid.
-func (s *Server) handleRecbid(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
 	arrived := s.engine.Now()
 	cur := s.current.Load()
-	wr := s.bidWire(w, r, cur)
+	wr := s.bidWire(exchangeID, cur, resp)
 	if wr == nil {
 		return
 	}
 	m := &wr.m.recbid
-	if r.Method != http.MethodPost {
+	if r.Method != methodPOST {
 		s.reject(m, "recbid", errMethodNotAllowed)
-		methodNotAllowed(w, hdrAllowPOST)
+		methodNotAllowed(resp, methodPOST)
 		return
 	}
-	if !s.admit(w, r, wr) {
+	if !s.admit(r, wr, resp) {
 		s.reject(m, "recbid", errForbidden)
 		return
 	}
-	if !isFormContentType(r.Header.Get("Content-Type")) {
+	if !isFormContentType(r.ContentType) {
 		s.reject(m, "recbid", errUnsupportedMediaType)
-		writeError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
-			"Content-Type must be "+formMediaType)
+		resp.fail(statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Type must be "+formMediaType)
 		return
 	}
 	buf := bodyBufs.Get().(*bodyBuf)
@@ -49,42 +38,38 @@ func (s *Server) handleRecbid(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			s.reject(m, "recbid", errBodyTooLarge)
-			writeError(w, http.StatusRequestEntityTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
+			resp.fail(statusRequestTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
 			return
 		}
 		// The client went away or sent a broken body: answer what we can.
 		s.reject(m, "recbid", errBadBody)
-		writeError(w, http.StatusBadRequest, errBadBody, "", "could not read the body")
+		resp.fail(statusBadRequest, errBadBody, "", "could not read the body")
 		return
 	}
 	var f form
 	if err := parseForm(body, &f); err != nil {
 		s.reject(m, "recbid", errBadBody)
-		writeError(w, http.StatusBadRequest, errBadBody, "", "body is not valid url-encoding")
+		resp.fail(statusBadRequest, errBadBody, "", "body is not valid url-encoding")
 		return
 	}
 	var req bidder.Request
 	if ferr := buildRequest(&f, &req, arrived, s.cfg.TrustRequestTS); ferr != nil {
 		s.reject(m, "recbid", ferr.code)
-		writeError(w, http.StatusBadRequest, ferr.code, ferr.field, ferr.message)
+		resp.fail(statusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
 	}
 	req.Exchange, req.Pricing = wr.ex.ID, wr.fingerprint
-	d, err := s.engine.Decide(r.Context(), cur.catalog, &req)
-	s.metrics.decision.Observe(time.Since(arrived).Seconds())
+	d, err := s.engine.Decide(r.Ctx, cur.catalog, &req)
+	s.metrics.decision.Observe(s.engine.Now().Sub(arrived).Seconds())
 	if err != nil {
 		s.stateError(err)
 	}
 	if !d.Bid() {
-		s.noBid(w, wr.m, d.Reason)
+		s.noBid(resp, wr.m, d.Reason)
 		return
 	}
 	m.bid.Inc()
-	jw := jsoncodec.NewWriter()
-	defer jw.Free()
-	s.encodeBid(jw, &req, &d, &cur.creatives[d.Slot], wr)
-	w.Header()["Content-Type"] = hdrJSON
-	_, _ = w.Write(jw.Bytes())
+	s.encodeBid(resp.json(statusOK), &req, &d, &cur.creatives[d.Slot], wr)
 }
 
 // encodeBid writes the bid response of the contract, with the nurl of the
@@ -105,11 +90,23 @@ func (s *Server) encodeBid(jw jsoncodec.Writer, req *bidder.Request, d *bidder.D
 	jw.Raw(cr.tail)
 }
 
-func (s *Server) noBid(w http.ResponseWriter, m *exchangeMetrics, reason bidder.NoBidReason) {
+func (s *Server) noBid(resp *Response, m *exchangeMetrics, reason bidder.NoBidReason) {
 	m.recbid.nobid.Inc()
 	m.reasons[reason].Inc()
-	w.Header()["X-Nobid-Reason"] = nobidHeaders[reason]
-	w.WriteHeader(http.StatusNoContent)
+	resp.NoBid = reason
+	resp.noContent()
+}
+
+// The methods the endpoints take.
+const (
+	methodPOST = "POST"
+	methodGET  = "GET"
+)
+
+// methodNotAllowed answers 405 with Allow.
+func methodNotAllowed(resp *Response, allow string) {
+	resp.Allow = allow
+	resp.fail(statusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+allow)
 }
 
 // reject counts an endpoint's 4xx answer.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -211,18 +210,3 @@ func (s *Server) Exchanges() *exchange.Set {
 // SetDraining marks the server as shutting down: /readyz answers 503 so
 // that load balancers stop sending traffic.
 func (s *Server) SetDraining() { s.draining.Store(true) }
-
-// PublicHandler returns the router of the public listener: the bidding
-// endpoints of every exchange (the bare paths for exchange.DefaultID) and
-// 404 elsewhere. Its only middleware turns panics into 500s; it neither
-// logs nor allocates per request.
-func (s *Server) PublicHandler() http.Handler {
-	r := newRouter()
-	r.Use(s.recoverPanics)
-	for _, path := range []string{"", "/{" + exchangeKey + "}"} {
-		r.HandleFunc(recbidPath+path, s.handleRecbid)
-		r.HandleFunc(winPath+path, s.handleWin)
-		r.HandleFunc(openrtbPath+path, s.handleOpenRTB)
-	}
-	return r
-}

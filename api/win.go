@@ -1,14 +1,14 @@
 package api
 
 import (
+	"context"
 	"errors"
-	"net/http"
 
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 )
 
-// handleWin serves GET /dsp/win[/EXCHANGE]?bidid=…&price=…, an exchange's
+// serveWin answers GET /dsp/win[/EXCHANGE]?bidid=…&price=…, an exchange's
 // win notice. Checks run in this order: method; a query that is not valid
 // url-encoding (400 bad_query); bidid missing (400 missing_field); price
 // missing (400 missing_field); an unknown or expired bid, or a bid made for
@@ -19,92 +19,87 @@ import (
 // recorded (204) and repeats answer 204 with X-Win-Duplicate: 1. Nothing is
 // recorded for a rejected notice. Win notices are not filtered by source:
 // the encrypted price is their guard.
-func (s *Server) handleWin(w http.ResponseWriter, r *http.Request) {
-	id, ok := exchangeOf(r)
-	if !ok {
-		notFound(w, r)
-		return
-	}
+func (s *Server) serveWin(id string, r *Request, resp *Response) {
 	m := s.metrics.known(id)
-	if r.Method != http.MethodGet {
+	if r.Method != methodGET {
 		s.winReject(m, errMethodNotAllowed)
-		methodNotAllowed(w, hdrAllowGET)
+		methodNotAllowed(resp, methodGET)
 		return
 	}
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
-	if len(r.URL.RawQuery) > MaxBodyBytes {
+	if len(r.Query) > MaxBodyBytes {
 		s.winReject(m, errBadQuery)
-		writeError(w, http.StatusBadRequest, errBadQuery, "", "query too long")
+		resp.fail(statusBadRequest, errBadQuery, "", "query too long")
 		return
 	}
-	q := buf[:copy(buf[:], r.URL.RawQuery)]
+	q := buf[:copy(buf[:], r.Query)]
 	bidIDText, priceText, err := parseWinQuery(q)
 	switch {
 	case err != nil:
 		s.winReject(m, errBadQuery)
-		writeError(w, http.StatusBadRequest, errBadQuery, "", "query is not valid url-encoding")
+		resp.fail(statusBadRequest, errBadQuery, "", "query is not valid url-encoding")
 		return
 	case bidIDText == nil:
 		s.winReject(m, errMissingField)
-		writeError(w, http.StatusBadRequest, errMissingField, "bidid", "bidid is required")
+		resp.fail(statusBadRequest, errMissingField, "bidid", "bidid is required")
 		return
 	case priceText == nil:
 		s.winReject(m, errMissingField)
-		writeError(w, http.StatusBadRequest, errMissingField, "price", "price is required")
+		resp.fail(statusBadRequest, errMissingField, "price", "price is required")
 		return
 	}
-	bidID, rec, err := s.peekBid(r, bidIDText, id)
+	bidID, rec, err := s.peekBid(r.Ctx, bidIDText, id)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid):
 		s.winReject(m, errUnknownBid)
-		writeError(w, http.StatusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
+		resp.fail(statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
 		return
 	case err != nil:
-		s.winUnavailable(w, m, bidID, err)
+		s.winUnavailable(resp, m, bidID, err)
 		return
 	}
 	price, err := s.decodePrice(rec, priceText)
 	if err != nil {
 		s.winReject(m, errInvalidField)
-		writeError(w, http.StatusBadRequest, errInvalidField, "price", priceMessage(rec))
+		resp.fail(statusBadRequest, errInvalidField, "price", priceMessage(rec))
 		return
 	}
-	out, err := s.engine.Win(r.Context(), bidID, price)
+	out, err := s.engine.Win(r.Ctx, bidID, price)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid): // expired since the peek
 		s.winReject(m, errUnknownBid)
-		writeError(w, http.StatusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
+		resp.fail(statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
 		return
 	case errors.Is(err, bidder.ErrPriceAboveBid):
 		s.winReject(m, errInvalidField)
-		writeError(w, http.StatusBadRequest, errInvalidField, "price", "price is above the bid's price")
+		resp.fail(statusBadRequest, errInvalidField, "price", "price is above the bid's price")
 		return
 	case err != nil:
-		s.winUnavailable(w, m, bidID, err)
+		s.winUnavailable(resp, m, bidID, err)
 		return
 	}
 	switch {
 	case out.Duplicate:
 		m.winDuplicate.Inc()
-		w.Header()["X-Win-Duplicate"] = hdrDuplicateOn
+		resp.Duplicate = true
 	case out.Record.Test:
 		m.winTest.Inc()
 	default:
 		m.winRecorded.Inc()
 		m.spend.Add(float64(price))
 	}
-	w.WriteHeader(http.StatusNoContent)
+	resp.noContent()
 }
 
 // peekBid finds the live bid a notice names, made for exchange: a bidid
 // that is not 32 hex digits, or a bid of another exchange, is unknown.
-func (s *Server) peekBid(r *http.Request, text []byte, exchange string) (bidder.BidID, bidder.BidRecord, error) {
+func (s *Server) peekBid(ctx context.Context, text []byte, exchange string) (bidder.BidID, bidder.BidRecord, error) {
 	id, ok := bidder.ParseBidID(text)
 	if !ok {
 		return id, bidder.BidRecord{}, bidder.ErrUnknownBid
 	}
-	rec, err := s.engine.Peek(r.Context(), id)
+	rec, err := s.engine.Peek(ctx, id)
 	if err == nil && rec.Exchange != exchange {
 		err = bidder.ErrUnknownBid // as if it did not exist
 	}
@@ -136,12 +131,12 @@ func priceMessage(rec bidder.BidRecord) string {
 
 // winUnavailable answers a notice the books could not take: a state store
 // failure, never a client's doing, to be retried.
-func (s *Server) winUnavailable(w http.ResponseWriter, m *exchangeMetrics, id bidder.BidID, err error) {
+func (s *Server) winUnavailable(resp *Response, m *exchangeMetrics, id bidder.BidID, err error) {
 	s.metrics.stateErrors.Inc()
 	m.winRejected.Inc()
 	s.stateLog.error("win not recorded", "bidid", id.String(), "err", err)
-	w.Header()["Retry-After"] = hdrRetryAfter1
-	writeError(w, http.StatusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
+	resp.RetryAfter = true
+	resp.fail(statusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
 }
 
 func (s *Server) winReject(m *exchangeMetrics, code string) {

@@ -43,6 +43,9 @@ var listeningLine = regexp.MustCompile(`msg="dspd listening" public=(\S+) admin=
 // startChild starts dspd with args and waits until /readyz answers 200.
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
+	if f := os.Getenv("DSPD_FRONT_END"); f != "" {
+		args = append([]string{"-http", f}, args...) // make test runs these tests on both front ends
+	}
 	c := &child{cmd: exec.Command(os.Args[0], args...), exited: make(chan struct{})}
 	c.cmd.Env = append(os.Environ(), asDspd+"=1")
 	stderr, err := c.cmd.StderrPipe()

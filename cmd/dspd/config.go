@@ -18,6 +18,7 @@ import (
 // that make `dspd` alone serve testdata's campaigns on 127.0.0.1:9090.
 type config struct {
 	addr, admin    string
+	http           string // the public listener's HTTP server: frontChi or frontFasthttp
 	campaigns      string
 	exchanges      string
 	currencyRates  string
@@ -49,6 +50,7 @@ type timeouts struct {
 func defaultConfig() config {
 	return config{
 		addr:         "127.0.0.1:9090",
+		http:         frontChi,
 		admin:        "127.0.0.1:6060",
 		campaigns:    "testdata/campaigns.json",
 		seat:         api.DefaultSeat,
@@ -79,6 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = usage(fs, stderr)
 	fs.StringVar(&c.addr, "addr", c.addr, "public listen address (bidding endpoints); any address other than loopback needs -public-url")
+	fs.StringVar(&c.http, "http", c.http, "the public listener's HTTP server: chi (chi on net/http) or fasthttp (valyala/fasthttp); the admin listener is always net/http")
 	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); keep it private")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
 	fs.StringVar(&c.exchanges, "exchanges", "", "exchanges file (ids, allowed sources, tokens, price keys), read with the campaigns; without it, one open exchange \"default\" on the bare paths")
@@ -131,6 +134,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // check completes the configuration and refuses what would bend the books.
 func (c *config) check() error {
+	if c.http != frontChi && c.http != frontFasthttp {
+		return fmt.Errorf("-http %q: want %s or %s", c.http, frontChi, frontFasthttp)
+	}
 	if c.publicURL == "" {
 		if !isLoopback(c.addr) {
 			return fmt.Errorf("-addr %s is not a loopback address, so -public-url is required: "+

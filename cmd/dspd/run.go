@@ -21,10 +21,10 @@ type hooks struct {
 	listening func(public, admin net.Addr)
 	// draining is called when the public listener starts shutting down.
 	draining func()
-	// connState follows the public listener's connections.
-	connState func(net.Conn, http.ConnState)
-	// wrap, when set, wraps the public handler (tests count requests with it).
-	wrap func(http.Handler) http.Handler
+	// active is called when a public connection starts reading a request.
+	active func()
+	// served is called after the public handler answered a request.
+	served func()
 }
 
 // serverClock is the wall clock, or one started at -clock-start.
@@ -76,29 +76,21 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		publicLn.Close()
 		return fmt.Errorf("admin listener: %w", err)
 	}
-	publicHandler := srv.PublicHandler()
-	if h.wrap != nil {
-		publicHandler = h.wrap(publicHandler)
-	}
-	public := newHTTPServer(publicHandler, cfg.timeouts, log)
+	public := newPublicServer(cfg, srv, log, h)
 	adminTimeouts := cfg.timeouts
 	adminTimeouts.write = 2 * time.Minute // long enough for a 60 s CPU profile
 	admin := newHTTPServer(srv.AdminHandler(), adminTimeouts, log)
 
 	log.Info("dspd listening", "public", publicLn.Addr().String(), "admin", adminLn.Addr().String(),
-		"public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns, "state", cfg.state,
+		"http", cfg.http, "public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns, "state", cfg.state,
 		"trust_request_ts", cfg.trustRequestTS, "clock", engine.Now().UTC().Format(time.RFC3339))
-	if h.draining != nil {
-		public.RegisterOnShutdown(h.draining)
-	}
-	public.ConnState = h.connState
 	if h.listening != nil {
 		h.listening(publicLn.Addr(), adminLn.Addr())
 	}
 
 	errc := make(chan error, 2)
-	go func() { errc <- serve(public, publicLn) }()
-	go func() { errc <- serve(admin, adminLn) }()
+	go func() { errc <- public.Serve(publicLn) }()
+	go func() { errc <- httpServer{admin}.Serve(adminLn) }()
 	paceCtx, stopPacing := context.WithCancel(context.Background())
 	defer stopPacing()
 	go pace(paceCtx, engine, log)
@@ -108,9 +100,9 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	for {
 		select {
 		case <-ctx.Done():
-			return drain(srv, cfg.drainTimeout, log, public, admin)
+			return drain(srv, cfg.drainTimeout, log, public, httpServer{admin})
 		case err := <-errc:
-			_ = drain(srv, cfg.drainTimeout, log, public, admin)
+			_ = drain(srv, cfg.drainTimeout, log, public, httpServer{admin})
 			return err
 		case <-hup:
 			_, _ = srv.Reload(context.Background()) // logged inside; the old set keeps serving
@@ -143,16 +135,9 @@ func pace(ctx context.Context, engine *bidder.Engine, log *slog.Logger) {
 	}
 }
 
-func serve(s *http.Server, ln net.Listener) error {
-	if err := s.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	}
-	return nil
-}
-
 // drain stops accepting connections, lets in-flight requests finish within
 // timeout, and closes idle keep-alive connections.
-func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...*http.Server) error {
+func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...publicServer) error {
 	srv.SetDraining()
 	log.Info("draining", "timeout", timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -161,7 +146,6 @@ func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...
 	for _, s := range servers {
 		if err := s.Shutdown(ctx); err != nil {
 			errs = append(errs, err)
-			s.Close()
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -57,6 +57,9 @@ func testConfig(t *testing.T) config {
 	cfg.campaigns = copyFile(t, "../../testdata/campaigns.json")
 	cfg.publicURL = "http://127.0.0.1:9090"
 	cfg.state = "disk:" + t.TempDir() // the default kind of state, in a directory of the test's own
+	if f := os.Getenv("DSPD_FRONT_END"); f != "" {
+		cfg.http = f // make test runs these tests on both front ends
+	}
 	// -clock-start: testdata's flights and hours hold whenever the test runs.
 	cfg.clockStart = testClockStart
 	return cfg
@@ -115,11 +118,7 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 		done <- run(ctx, cfg, slog.New(log), hup, hooks{
 			listening: func(p, a net.Addr) { addrs <- [2]net.Addr{p, a} },
 			draining:  func() { close(draining) },
-			connState: func(_ net.Conn, st http.ConnState) {
-				if st == http.StateActive {
-					active <- struct{}{}
-				}
-			},
+			active:    func() { active <- struct{}{} },
 		})
 		close(log)
 	}()
@@ -239,6 +238,9 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, "disk:data", cfg.state, "a bare dspd keeps its books in ./data")
 	assert.Equal(t, 2*time.Millisecond, cfg.bidWindow)
 	assert.Empty(t, cfg.currencyRates, "no rates: only USD floors can bid")
+	if os.Getenv("DSPD_FRONT_END") == "" {
+		assert.Equal(t, "chi", cfg.http, "chi on net/http by default")
+	}
 
 	cfg, err = parseFlags([]string{"-addr", "127.0.0.1:8000", "-seat", "s1", "-public-url", "https://bid.example/",
 		"-trust-request-ts", "-clock-start", "2026-11-04T08:00:00Z", "-currency-rates", "rates.json"}, io.Discard)
@@ -249,7 +251,12 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, time.Date(2026, 11, 4, 8, 0, 0, 0, time.UTC), cfg.clockStart.UTC())
 	assert.Equal(t, "rates.json", cfg.currencyRates)
 
+	cfg, err = parseFlags([]string{"-http", "fasthttp"}, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, "fasthttp", cfg.http)
+
 	for _, bad := range [][]string{
+		{"-http", "netty"},
 		{"-clock-start", "yesterday"},
 		{"-bid-ttl", "25h"},
 		{"-max-bids", "5000000000"},

@@ -31,13 +31,10 @@ func TestShutdownUnderLoad(t *testing.T) {
 	busy := make(chan struct{})
 	var once sync.Once
 	addr, stop := startDspd(t, func(c *config) { c.drainTimeout = 10 * time.Second }, hooks{
-		wrap: func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				next.ServeHTTP(w, r)
-				if answered.Add(1) == 300 {
-					once.Do(func() { close(busy) })
-				}
-			})
+		served: func() {
+			if answered.Add(1) == 300 {
+				once.Do(func() { close(busy) })
+			}
 		},
 	})
 	results := make(chan *loadtest.Result, 1)

@@ -1,0 +1,124 @@
+package api
+
+import (
+	"bytes"
+	"net"
+	"sync"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/recbid/dspd/bidder"
+)
+
+// The second front end: the bidding endpoints on valyala/fasthttp
+// (dspd -http fasthttp). The handler routes with Route, turns the
+// RequestCtx into a Request whose strings alias fasthttp's buffers (valid
+// until the handler returns), calls Serve, and copies the Response into
+// fasthttp's own response, which fasthttp writes after the handler.
+// FastServer configures fasthttp.Server with the limits and timeouts of the
+// net/http listener.
+
+// fastState is the pooled working memory of one fasthttp request.
+type fastState struct {
+	req  Request
+	body bytes.Reader
+	xff  [4]string // X-Forwarded-For values, without allocating for the first four
+}
+
+var fastStates = sync.Pool{New: func() any { return new(fastState) }}
+
+// FastHandler returns the public listener's handler on fasthttp: the same
+// endpoints, answers and metrics as PublicHandler.
+func (s *Server) FastHandler() fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		e, id := Route(str(ctx.Path()))
+		st := fastStates.Get().(*fastState)
+		fastRequest(ctx, st)
+		resp := AcquireResponse()
+		s.Serve(e, id, &st.req, resp)
+		writeFast(ctx, resp)
+		resp.Release()
+		st.req, st.xff = Request{}, [4]string{}
+		st.body.Reset(nil)
+		fastStates.Put(st)
+	}
+}
+
+// fastRequest fills st.req from ctx.
+func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
+	h := &ctx.Request.Header
+	r := &st.req
+	*r = Request{
+		Ctx:           ctx,
+		Method:        str(h.Method()),
+		Query:         str(ctx.URI().QueryString()),
+		ContentType:   str(h.ContentType()),
+		Authorization: str(h.Peek("Authorization")),
+		OpenRTBNbr:    str(h.Peek("X-Openrtb-Nbr")),
+		ContentLength: int64(h.ContentLength()),
+	}
+	if r.ContentLength < 0 {
+		r.ContentLength = -1 // chunked, or read to the end
+	}
+	if ce := h.PeekAll("Content-Encoding"); len(ce) > 0 {
+		r.ContentEncoding, r.Encodings = str(ce[0]), len(ce)
+	}
+	if v := h.PeekAll("X-Openrtb-Version"); len(v) == 1 {
+		r.OpenRTBVersion = str(v[0])
+	}
+	if xff := h.PeekAll("X-Forwarded-For"); len(xff) > 0 {
+		r.ForwardedFor = st.xff[:0]
+		for _, v := range xff {
+			r.ForwardedFor = append(r.ForwardedFor, str(v))
+		}
+	}
+	if a, ok := ctx.RemoteAddr().(*net.TCPAddr); ok {
+		r.Peer = a.AddrPort()
+	}
+	if ctx.Request.IsBodyStream() {
+		r.Body = ctx.RequestBodyStream() // over MaxBodyBytes: read only as far as the limit
+	} else {
+		st.body.Reset(ctx.Request.Body())
+		r.Body = &st.body
+	}
+}
+
+// The answers' header names and values, as fasthttp takes them.
+var (
+	fastJSON      = []byte(jsonMediaType)
+	fastOne       = []byte("1")
+	fastNobidText = func() (h [16][]byte) {
+		for _, r := range bidder.NoBidReasons() {
+			h[r] = []byte(r.String())
+		}
+		return h
+	}()
+)
+
+// writeFast copies resp into ctx's response.
+func writeFast(ctx *fasthttp.RequestCtx, resp *Response) {
+	out := &ctx.Response
+	out.SetStatusCode(resp.Status)
+	h := &out.Header
+	if resp.JSON {
+		h.SetContentTypeBytes(fastJSON)
+	}
+	if resp.Allow != "" {
+		h.Set("Allow", resp.Allow)
+	}
+	if resp.NoBid != bidder.ReasonNone {
+		h.SetBytesV("X-Nobid-Reason", fastNobidText[resp.NoBid])
+	}
+	if resp.Duplicate {
+		h.SetBytesV("X-Win-Duplicate", fastOne)
+	}
+	if resp.RetryAfter {
+		h.SetBytesV("Retry-After", fastOne)
+	}
+	if resp.Version != "" {
+		h.Set("X-Openrtb-Version", resp.Version)
+	}
+	if body := resp.Body(); len(body) > 0 {
+		out.SetBody(body) // copied: resp's buffer goes back to its pool
+	}
+}

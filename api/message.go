@@ -1,0 +1,210 @@
+package api
+
+import (
+	"context"
+	"io"
+	"net/netip"
+	"sync"
+
+	"github.com/recbid/dspd/api/exchange"
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/jsoncodec"
+)
+
+// The bidding endpoints are transport-neutral: a front end (nethttp.go for
+// chi on net/http, fasthttp.go for valyala/fasthttp) turns its server's
+// request into a Request, calls Serve, and writes the Response it gets
+// back. Nothing of net/http is seen here, and tests can drive the endpoints
+// without HTTP.
+
+// Request is one request to a bidding endpoint: the parts of it the
+// endpoints read. Its strings and Body are the front end's and need only
+// live until Serve returns.
+type Request struct {
+	Ctx    context.Context // the request's context: its deadline and cancellation
+	Method string
+	Query  string // the raw query, without '?'
+	// ContentType is the Content-Type value; ContentEncoding the first
+	// Content-Encoding value and Encodings how many the request had.
+	ContentType     string
+	ContentEncoding string
+	Encodings       int
+	Authorization   string
+	ForwardedFor    []string // the X-Forwarded-For values, in order
+	// OpenRTBVersion is the x-openrtb-version value when the request had
+	// exactly one (echoed on OpenRTB answers); OpenRTBNbr the
+	// x-openrtb-nbr value.
+	OpenRTBVersion string
+	OpenRTBNbr     string
+	// Peer is the connection's peer, or, when the front end has it as
+	// text only, PeerText ("203.0.113.7:51234"): read only by the
+	// admission of exchanges with an allow list.
+	Peer          netip.AddrPort
+	PeerText      string
+	ContentLength int64     // -1 when unknown
+	Body          io.Reader // the body, read at most MaxBodyBytes+1 bytes far
+}
+
+// Endpoint names a public endpoint.
+type Endpoint uint8
+
+// The public endpoints.
+const (
+	EndpointNone    Endpoint = iota // no such path: 404
+	EndpointRecbid                  // POST /dsp/recbid[/X]
+	EndpointWin                     // GET /dsp/win[/X]
+	EndpointOpenRTB                 // POST /openrtb2/bid[/X]
+)
+
+// Route returns the endpoint and the exchange a public path names: the
+// bare paths are exchange.DefaultID's, "/X" after them exchange X's. A
+// path naming no endpoint, or the default exchange by its name, is
+// EndpointNone.
+func Route(path string) (Endpoint, string) {
+	for _, p := range [...]struct {
+		prefix string
+		e      Endpoint
+	}{{recbidPath, EndpointRecbid}, {winPath, EndpointWin}, {openrtbPath, EndpointOpenRTB}} {
+		if len(path) < len(p.prefix) || path[:len(p.prefix)] != p.prefix {
+			continue
+		}
+		rest := path[len(p.prefix):]
+		if rest == "" {
+			return p.e, exchange.DefaultID
+		}
+		if rest[0] != '/' {
+			return EndpointNone, ""
+		}
+		id, ok := exchangeOf(rest[1:])
+		if !ok || rest == "/" || containsByte(id, '/') {
+			return EndpointNone, ""
+		}
+		return p.e, id
+	}
+	return EndpointNone, ""
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// peer returns the connection's peer address.
+func (r *Request) peer() netip.Addr {
+	if !r.Peer.IsValid() && r.PeerText != "" {
+		r.Peer, _ = netip.ParseAddrPort(r.PeerText)
+	}
+	return r.Peer.Addr()
+}
+
+// exchangeOf returns the exchange a path's route parameter names:
+// exchange.DefaultID when there is none, and not ok for the default
+// exchange by its name (its paths are the bare ones).
+func exchangeOf(param string) (id string, ok bool) {
+	switch param {
+	case "":
+		return exchange.DefaultID, true
+	case exchange.DefaultID:
+		return "", false
+	}
+	return param, true
+}
+
+// Response is an endpoint's answer: a status, the few headers the contract
+// names, and a body. Its body lives in a pooled buffer until Release.
+type Response struct {
+	Status     int
+	JSON       bool               // Content-Type: application/json
+	Allow      string             // Allow: on a 405
+	NoBid      bidder.NoBidReason // X-Nobid-Reason, when not ReasonNone
+	Duplicate  bool               // X-Win-Duplicate: 1
+	RetryAfter bool               // Retry-After: 1
+	Version    string             // X-Openrtb-Version echoed, when not ""
+	jw         jsoncodec.Writer
+	hasBody    bool
+}
+
+var responses = sync.Pool{New: func() any { return new(Response) }}
+
+// AcquireResponse borrows an empty Response; Release gives it back.
+func AcquireResponse() *Response { return responses.Get().(*Response) }
+
+// Release empties the response and gives it back to the pool: its body
+// must not be used after that.
+func (r *Response) Release() {
+	if r.hasBody {
+		r.jw.Free()
+	}
+	*r = Response{}
+	responses.Put(r)
+}
+
+// Body returns the body written so far.
+func (r *Response) Body() []byte {
+	if !r.hasBody {
+		return nil
+	}
+	return r.jw.Bytes()
+}
+
+// writer returns the body's writer, borrowing it on first use.
+func (r *Response) writer() jsoncodec.Writer {
+	if !r.hasBody {
+		r.jw, r.hasBody = jsoncodec.NewWriter(), true
+	}
+	return r.jw
+}
+
+// json sets a 200-family JSON answer whose body the caller writes.
+func (r *Response) json(status int) jsoncodec.Writer {
+	r.Status, r.JSON = status, true
+	return r.writer()
+}
+
+// fail answers {"error":code,"field":field,"message":message}.
+func (r *Response) fail(status int, code, field, message string) {
+	appendError(r.json(status), code, field, message)
+}
+
+// noContent answers 204 with an empty body.
+func (r *Response) noContent() { r.Status = statusNoContent }
+
+// The status codes the bidding endpoints answer (RFC 9110).
+const (
+	statusOK                   = 200
+	statusNoContent            = 204
+	statusBadRequest           = 400
+	statusForbidden            = 403
+	statusNotFound             = 404
+	statusMethodNotAllowed     = 405
+	statusRequestTooLarge      = 413
+	statusUnsupportedMediaType = 415
+	statusInternalServerError  = 500
+	statusServiceUnavailable   = 503
+)
+
+// Serve answers req on endpoint e for the exchange exchangeID (as Route
+// gives them) into resp. A panic in an endpoint becomes a 500 with a log
+// line and a metric: one bad request can never take the server down.
+func (s *Server) Serve(e Endpoint, exchangeID string, req *Request, resp *Response) {
+	defer s.recoverPanic(req, resp)
+	switch e {
+	case EndpointRecbid:
+		s.serveRecbid(exchangeID, req, resp)
+	case EndpointWin:
+		s.serveWin(exchangeID, req, resp)
+	case EndpointOpenRTB:
+		s.serveOpenRTB(exchangeID, req, resp)
+	default:
+		notFound(resp)
+	}
+}
+
+// notFound answers 404 not_found: no such endpoint.
+func notFound(resp *Response) {
+	resp.fail(statusNotFound, errNotFound, "", "no such endpoint")
+}
