@@ -31,7 +31,9 @@ var fastStates = sync.Pool{New: func() any { return new(fastState) }}
 // endpoints, answers and metrics as PublicHandler.
 func (s *Server) FastHandler() fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
-		e, id := Route(str(ctx.Path()))
+		// The path as sent, as chi routes it: ctx.Path is decoded and
+		// normalised, so /dsp/%72ecbid would reach recbid there.
+		e, id := Route(str(ctx.Request.URI().PathOriginal()))
 		st := fastStates.Get().(*fastState)
 		fastRequest(ctx, st)
 		resp := AcquireResponse()

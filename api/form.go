@@ -1,6 +1,9 @@
 package api
 
-import "errors"
+import (
+	"bytes"
+	"errors"
+)
 
 // errBadEncoding is the cause of every body that is not valid
 // url-encoding.
@@ -102,87 +105,141 @@ type form struct {
 // errBadEncoding, even in keys the bidder ignores. Pairs are separated by
 // '&'; a pair without '=' is a key with an empty value; empty values count
 // as absent; when a key repeats, its first non-empty value counts.
+//
+// One pass finds the separators; each key, and each value the bidder reads,
+// is decoded within its own bytes (decoding never lengthens text) only when
+// it holds a '%' or '+'; the values it ignores (the user agent, mostly) are
+// only checked, never written.
 func parseForm(body []byte, f *form) error {
 	*f = form{}
-	sc := pairScanner{b: body}
-	for {
-		key, val, ok, err := sc.next()
-		if err != nil {
-			return err
+	n := len(body)
+	for i := 0; i < n; i++ { // i at the start of a pair
+		start, escaped := i, false
+		for ; i < n && body[i] != '=' && body[i] != '&'; i++ {
+			escaped = escaped || body[i] == '%' || body[i] == '+'
 		}
-		if !ok {
-			return nil
+		key := body[start:i]
+		if escaped {
+			var err error
+			if key, err = unescape(key); err != nil {
+				return err
+			}
 		}
-		if k := lookupKey(key); k != keyUnknown && len(val) > 0 && f.vals[k] == nil {
-			f.vals[k] = val
+		if i == n || body[i] == '&' {
+			continue // a key without a value
+		}
+		i++ // past '='
+		if k := lookupKey(key); k != keyUnknown && f.vals[k] == nil {
+			start, escaped = i, false
+			for ; i < n && body[i] != '&'; i++ {
+				escaped = escaped || body[i] == '%' || body[i] == '+'
+			}
+			if val := body[start:i]; len(val) > 0 {
+				if escaped {
+					var err error
+					if val, err = unescape(val); err != nil {
+						return err
+					}
+				}
+				f.vals[k] = val
+			}
+			continue
+		}
+		// A value the bidder ignores: its escapes are only checked.
+		for ; i < n && body[i] != '&'; i++ {
+			if body[i] == '%' {
+				if i+2 >= n || !isHex(body[i+1]) || !isHex(body[i+2]) {
+					return errBadEncoding
+				}
+				i += 2
+			}
 		}
 	}
+	return nil
 }
 
-// byte classes of url-encoded text
-const (
-	clsPlain uint8 = iota
-	clsAmp
-	clsEq
-	clsPlus
-	clsPct
-)
+func isHex(c byte) bool { _, ok := fromHex(c); return ok }
 
-var formClass = [256]uint8{'&': clsAmp, '=': clsEq, '+': clsPlus, '%': clsPct}
-
-// pairScanner decodes url-encoded text in place, one key=value pair at a
-// time, in a single pass over the bytes. Decoded pairs are packed at the
-// front of the buffer; since decoding never lengthens text, the write
-// position never passes the read position.
-type pairScanner struct {
-	b    []byte
-	r, w int
-}
+// pairScanner splits url-encoded text into pairs at '&' and each pair at
+// its first '=', decoding the key in place; the value is left as it
+// stands, for the caller to decode (unescape) or only check
+// (checkEscapes).
+type pairScanner struct{ rest []byte }
 
 // next returns the next pair; ok is false at the end of the text.
-func (s *pairScanner) next() (key, val []byte, ok bool, err error) {
-	b, r, w := s.b, s.r, s.w
-	if r >= len(b) {
+func (s *pairScanner) next() (key, rawVal []byte, ok bool, err error) {
+	if len(s.rest) == 0 {
 		return nil, nil, false, nil
 	}
-	start, eq := w, -1
-scan:
-	for r < len(b) {
-		c := b[r]
-		switch formClass[c] {
-		case clsPlain:
-		case clsAmp:
-			r++
-			break scan
-		case clsEq:
-			if eq < 0 {
-				eq = w
-				r++
-				continue
-			}
-		case clsPlus:
+	pair := s.rest
+	if amp := bytes.IndexByte(pair, '&'); amp >= 0 {
+		pair, s.rest = pair[:amp], pair[amp+1:]
+	} else {
+		s.rest = nil
+	}
+	key = pair
+	if eq := bytes.IndexByte(pair, '='); eq >= 0 {
+		key, rawVal = pair[:eq], pair[eq+1:]
+	}
+	if key, err = unescape(key); err != nil {
+		return nil, nil, false, err
+	}
+	return key, rawVal, true, nil
+}
+
+// unescape decodes t in place: '+' is a space, %XX a byte; a '%' not
+// followed by two hex digits is errBadEncoding.
+func unescape(t []byte) ([]byte, error) {
+	i := 0
+	for i < len(t) && t[i] != '%' && t[i] != '+' {
+		i++
+	}
+	if i == len(t) {
+		return t, nil
+	}
+	w := i
+	for r := i; r < len(t); r++ {
+		c := t[r]
+		switch c {
+		case '+':
 			c = ' '
-		case clsPct:
-			if r+2 >= len(b) {
-				return nil, nil, false, errBadEncoding
+		case '%':
+			if r+2 >= len(t) {
+				return nil, errBadEncoding
 			}
-			hi, ok1 := fromHex(b[r+1])
-			lo, ok2 := fromHex(b[r+2])
+			hi, ok1 := fromHex(t[r+1])
+			lo, ok2 := fromHex(t[r+2])
 			if !ok1 || !ok2 {
-				return nil, nil, false, errBadEncoding
+				return nil, errBadEncoding
 			}
 			c = hi<<4 | lo
 			r += 2
 		}
-		b[w] = c
+		t[w] = c
 		w++
-		r++
 	}
-	s.r, s.w = r, w
-	if eq < 0 {
-		return b[start:w], nil, true, nil
+	return t[:w], nil
+}
+
+// checkEscapes checks that every '%' in t is followed by two hex digits,
+// without decoding.
+func checkEscapes(t []byte) error {
+	for {
+		i := bytes.IndexByte(t, '%')
+		if i < 0 {
+			return nil
+		}
+		if i+2 >= len(t) {
+			return errBadEncoding
+		}
+		if _, ok := fromHex(t[i+1]); !ok {
+			return errBadEncoding
+		}
+		if _, ok := fromHex(t[i+2]); !ok {
+			return errBadEncoding
+		}
+		t = t[i+3:]
 	}
-	return b[start:eq], b[eq:w], true, nil
 }
 
 func fromHex(c byte) (byte, bool) {

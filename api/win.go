@@ -148,7 +148,7 @@ func (s *Server) winReject(m *exchangeMetrics, code string) {
 // rules as a bid request body, returning the first non-empty bidid and
 // price (nil when absent).
 func parseWinQuery(q []byte) (bidID, price []byte, err error) {
-	sc := pairScanner{b: q}
+	sc := pairScanner{rest: q}
 	for {
 		k, v, ok, err := sc.next()
 		if err != nil {
@@ -157,18 +157,21 @@ func parseWinQuery(q []byte) (bidID, price []byte, err error) {
 		if !ok {
 			return bidID, price, nil
 		}
-		if len(v) == 0 {
-			continue
-		}
+		var dst *[]byte
 		switch string(k) {
 		case "bidid":
-			if bidID == nil {
-				bidID = v
-			}
+			dst = &bidID
 		case "price":
-			if price == nil {
-				price = v
+			dst = &price
+		}
+		if dst == nil || len(v) == 0 || *dst != nil {
+			if err := checkEscapes(v); err != nil {
+				return nil, nil, err
 			}
+			continue
+		}
+		if *dst, err = unescape(v); err != nil {
+			return nil, nil, err
 		}
 	}
 }

@@ -247,11 +247,11 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 	reason := ReasonNoMatch // the furthest stage reached so far
 	var stateErr error      // a state store failure, reported beside the decision
 	n := uint32(cat.Len())
-	for lo := uint32(0); lo < n; lo += blockSize {
+	for lo, size := uint32(0), uint32(firstBlock); lo < n; lo, size = lo+size, min(2*size, maxBlock) {
 		if lo >= limit && reason != ReasonNoMatch {
 			break // only campaigns below the floor are left: the reason stands
 		}
-		cat.matchBlock(req, s, min(lo+blockSize, n))
+		cat.matchBlock(req, s, min(lo+size, n))
 		if len(s.cands) == 0 {
 			continue
 		}

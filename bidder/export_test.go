@@ -1,4 +1,4 @@
 package bidder
 
-// BlockSize exposes blockSize to the external tests.
-const BlockSize = blockSize
+// FirstBlock exposes firstBlock to the external tests.
+const FirstBlock = firstBlock

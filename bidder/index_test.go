@@ -216,11 +216,12 @@ func TestIndexAgreesWithNaiveDecision(t *testing.T) {
 }
 
 // TestIndexAgreesAcrossBlocks runs the same comparison on a catalog of
-// several matching blocks, where the decision may stop early.
+// several matching blocks (128, 256, 512, 1024 and part of 2048), where the
+// decision may stop early.
 func TestIndexAgreesAcrossBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var cs []*bidder.Campaign
-	for i := range 3*bidder.BlockSize + 17 {
+	for i := range 16*bidder.FirstBlock + 17 {
 		cs = append(cs, randomCampaign(rng, i))
 	}
 	cat := bidder.NewCatalog(cs)

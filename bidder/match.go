@@ -29,10 +29,17 @@ func newScratch(n int) *scratch {
 	}
 }
 
-// blockSize is how many campaigns, in priority order, are matched at a
-// time: the decision stops at the first block that yields a bid, so with a
-// large catalog most requests never look at the low bidders.
-const blockSize = 4096
+// Campaigns are matched in blocks, in priority order: the decision stops at
+// the first block that yields a bid, so with a large catalog most requests
+// never look at the low bidders. The first block is small, because the top
+// bidders usually win, and each next block doubles, so a request that walks
+// the whole catalog takes few blocks (and few counter round trips). With
+// 100,000 campaigns a first block of 128 decides in about a third of the
+// time a fixed block of 4,096 takes (BenchmarkDecide).
+const (
+	firstBlock = 128
+	maxBlock   = 16384
+)
 
 // prepare starts a decision: it collects the posting lists of the request's
 // values. It returns false when no campaign has a creative of the size.

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # Builds the Java baseline into java-baseline/build/ from Debian packages only
 # (no Maven; no other registry is reachable here): OpenJDK 17, embedded Tomcat
-# 10.1 and Jackson 2 from /usr/share/java. Missing packages are installed when
-# run as root (one `apt-get update`, then `apt-get install -y`); otherwise the
-# script says what to install and fails. The compile is skipped when build/ is
-# newer than every source, so run.sh can call this on every start.
+# 10.1, Netty 4.1 and Jackson 2 from /usr/share/java. Missing packages are
+# installed when run as root (one `apt-get update`, then `apt-get install
+# -y`); otherwise the script says what to install and fails. The compile is
+# skipped when build/ is newer than every source, so run.sh can call this on
+# every start.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="$here/build"
 stamp="$build/.built"
 
-packages=(openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java libjackson2-databind-java)
+packages=(openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java libnetty-java libjackson2-databind-java)
 # Run time: Tomcat's embedded core (the servlet API included) and its
-# annotations API (libtomcat10-java), Jackson's databind, core and annotations.
-jars=(tomcat10-embed-core tomcat10-annotations-api jackson-databind jackson-core jackson-annotations)
+# annotations API (libtomcat10-java); Netty's HTTP server modules
+# (libnetty-java: the epoll transport's classes come without their JNI
+# library there, so Netty runs on NIO) and JCTools, which Debian's Netty uses
+# unshaded (libjctools-java, a dependency of libnetty-java); Jackson's
+# databind, core and annotations.
+jars=(tomcat10-embed-core tomcat10-annotations-api
+	netty-common netty-buffer netty-resolver netty-transport netty-transport-native-unix-common
+	netty-transport-native-epoll netty-codec netty-codec-http netty-handler jctools-core
+	jackson-databind jackson-core jackson-annotations)
 
 # Up to date: a build newer than the sources and this script, and everything
 # it runs with still there.

@@ -2,7 +2,9 @@
 // through run.sh) and the Go server (api + bidder, in process) answer the
 // same requests alike: the same status, no-bid reason and error body, and for
 // bids the same campaign, creative, price and bytes (the random bid id
-// aside).
+// aside). The Java baseline has two HTTP front ends over one core (run.sh
+// -http tomcat, the default, and -http netty): every test that starts it
+// starts one of each beside the Go server and holds both to the Go answers.
 //
 // The Java side is built by build.sh from Debian packages. Without them the
 // test is skipped, unless CI is set: then it fails.
@@ -35,6 +37,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/valyala/fasthttp"
 
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/api/exchange"
@@ -55,7 +58,7 @@ const (
 )
 
 const installHint = "install the Debian packages openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java " +
-	"libjackson2-databind-java (java-baseline/build.sh does it when run as root)"
+	"libnetty-java libjackson2-databind-java (java-baseline/build.sh does it when run as root)"
 
 var (
 	buildOnce sync.Once
@@ -91,9 +94,9 @@ func requireJava(t *testing.T) {
 	t.Skip(msg)
 }
 
-// server is one of the two servers under comparison.
+// server is one of the servers under comparison.
 type server struct {
-	name string
+	name string // go, or the Java front end: tomcat, netty
 	base string // http://127.0.0.1:PORT
 }
 
@@ -128,6 +131,14 @@ func (s *server) fetch(method, target, contentType string, body []byte, headers 
 	if body != nil {
 		r = bytes.NewReader(body)
 	}
+	return s.send(method, target, contentType, r, headers...)
+}
+
+// unsized hides a body's length from net/http, which then sends it chunked.
+type unsized struct{ io.Reader }
+
+// send is fetch with any body: an unsized one goes chunked.
+func (s *server) send(method, target, contentType string, r io.Reader, headers ...string) (answer, error) {
 	req, err := http.NewRequest(method, s.base+target, r)
 	if err != nil {
 		return answer{}, err
@@ -231,12 +242,17 @@ func mismatch(t *testing.T, g, j answer) string {
 	return strings.Join(diffs, "; ")
 }
 
-// pair is the Go server and the Java server on the same campaigns file.
-type pair struct {
-	goSrv, java *server
+// frontEnds are the Java baseline's HTTP front ends (run.sh -http).
+var frontEnds = []string{"tomcat", "netty"}
+
+// contenders are the Go server and the Java baseline on each front end, on
+// the same campaigns file; each Java server is compared with the Go one.
+type contenders struct {
+	goSrv *server
+	javas []*server // in the order of frontEnds
 }
 
-// timeMode is how both servers of a pair tell the time.
+// timeMode is how the servers under comparison tell the time.
 type timeMode struct {
 	trustTS    bool      // -trust-request-ts: a request's ts is its request time
 	clockStart time.Time // -clock-start, when not zero
@@ -263,12 +279,21 @@ func (m timeMode) flags() []string {
 	return f
 }
 
-// startPair starts both servers on the campaigns, in the time mode, and on
-// an exchanges file when one is given.
-func startPair(t *testing.T, campaigns string, mode timeMode, exchanges ...string) *pair {
+// startContenders starts the Go server and one Java server per front end
+// (the JVMs side by side) on the campaigns, in the time mode, and on an
+// exchanges file when one is given.
+func startContenders(t *testing.T, campaigns string, mode timeMode, exchanges ...string) *contenders {
 	t.Helper()
 	requireJava(t)
-	return &pair{goSrv: startGo(t, campaigns, mode, exchanges...), java: startJava(t, campaigns, mode, exchanges...)}
+	var procs []*javaProc
+	for _, fe := range frontEnds {
+		procs = append(procs, launchJava(t, fe, campaigns, mode, exchanges...))
+	}
+	c := &contenders{goSrv: startGo(t, campaigns, mode, exchanges...)}
+	for _, p := range procs {
+		c.javas = append(c.javas, p.ready(t))
+	}
+	return c
 }
 
 // startGo serves the Go server's public handler in process, on the
@@ -293,9 +318,40 @@ func startGo(t *testing.T, campaigns string, mode timeMode, exchanges ...string)
 	require.NoError(t, err)
 	_, err = srv.Reload(context.Background())
 	require.NoError(t, err)
+	if os.Getenv("DSPD_FRONT_END") == "fasthttp" {
+		return startGoFast(t, srv)
+	}
 	hs := httptest.NewServer(srv.PublicHandler())
 	t.Cleanup(hs.Close)
 	return &server{name: "go", base: hs.URL}
+}
+
+// startGoFast serves the Go server's fasthttp handler (dspd -http fasthttp)
+// on a loopback port, with the settings of dspd's that shape an answer:
+// bodies streamed past the contract's limit, no default Server or
+// Content-Type header.
+func startGoFast(t *testing.T, srv *api.Server) *server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	fs := &fasthttp.Server{
+		Handler:               srv.FastHandler(),
+		NoDefaultServerHeader: true,
+		NoDefaultContentType:  true,
+		MaxRequestBodySize:    api.MaxBodyBytes,
+		StreamRequestBody:     true,
+		// A multipart body is the core's to refuse (415), not fasthttp's
+		// to parse.
+		DisablePreParseMultipartForm: true,
+		CloseOnShutdown:              true,
+	}
+	served := make(chan error, 1)
+	go func() { served <- fs.Serve(ln) }()
+	t.Cleanup(func() {
+		require.NoError(t, fs.Shutdown())
+		require.NoError(t, <-served)
+	})
+	return &server{name: "go", base: "http://" + ln.Addr().String()}
 }
 
 // syncBuffer collects a process's output.
@@ -325,12 +381,21 @@ func freePort(t *testing.T) int {
 	return port
 }
 
-// startJava runs java-baseline/run.sh on a free loopback port and waits
-// until it answers. At cleanup it sends SIGTERM and requires exit status 0.
-func startJava(t *testing.T, campaigns string, mode timeMode, exchanges ...string) *server {
+// javaProc is the Java baseline started by run.sh, not yet ready.
+type javaProc struct {
+	frontEnd, addr string
+	out            *syncBuffer
+	exited         chan error
+	stopped        bool // it exited before it was ready: nothing to stop
+}
+
+// launchJava starts java-baseline/run.sh -http frontEnd on a free loopback
+// port. At cleanup it sends SIGTERM and requires exit status 0.
+func launchJava(t *testing.T, frontEnd, campaigns string, mode timeMode, exchanges ...string) *javaProc {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	args := append([]string{"-addr", addr, "-campaigns", campaigns, "-seat", seat, "-public-url", publicURL}, mode.flags()...)
+	args := append([]string{"-http", frontEnd, "-addr", addr, "-campaigns", campaigns, "-seat", seat,
+		"-public-url", publicURL}, mode.flags()...)
 	for _, f := range exchanges {
 		args = append(args, "-exchanges", f)
 	}
@@ -341,46 +406,54 @@ func startJava(t *testing.T, campaigns string, mode timeMode, exchanges ...strin
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	p := &javaProc{frontEnd: frontEnd, addr: addr, out: out, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
 
-	stopped := false
 	t.Cleanup(func() {
-		if stopped {
+		if p.stopped {
 			return
 		}
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case err := <-exited:
+		case err := <-p.exited:
 			if err != nil {
-				t.Errorf("java-baseline did not exit 0 on SIGTERM: %v\n%s", err, out)
+				t.Errorf("java-baseline -http %s did not exit 0 on SIGTERM: %v\n%s", frontEnd, err, out)
 			}
 		case <-time.After(20 * time.Second):
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-			t.Errorf("java-baseline did not stop within 20 s of SIGTERM\n%s", out)
+			<-p.exited
+			t.Errorf("java-baseline -http %s did not stop within 20 s of SIGTERM\n%s", frontEnd, out)
 		}
 	})
+	return p
+}
 
-	s := &server{name: "java", base: "http://" + addr}
+// ready waits until the Java server has printed its start-up line and
+// answers, and returns it.
+func (p *javaProc) ready(t *testing.T) *server {
+	t.Helper()
+	s := &server{name: p.frontEnd, base: "http://" + p.addr}
+	listening := "java-baseline listening on " + p.addr + " ("
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		select {
-		case err := <-exited:
-			stopped = true
-			t.Fatalf("java-baseline exited before it was ready: %v\n%s", err, out)
+		case err := <-p.exited:
+			p.stopped = true
+			t.Fatalf("java-baseline -http %s exited before it was ready: %v\n%s", p.frontEnd, err, p.out)
 		default:
 		}
 		resp, err := client.Get(s.base + "/")
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusNotFound {
+			if resp.StatusCode == http.StatusNotFound && strings.Contains(p.out.String(), listening) {
+				// The line names the front end by its settings.
+				assert.Contains(t, p.out.String(), map[string]string{"tomcat": ", maxThreads ", "netty": ", netty "}[p.frontEnd])
 				return s
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("java-baseline not ready on %s within 60 s: %v\n%s", addr, err, out)
+			t.Fatalf("java-baseline -http %s not ready on %s within 60 s: %v\n%s", p.frontEnd, p.addr, err, p.out)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -420,12 +493,13 @@ func tmaxOf(body string) int {
 	return 100
 }
 
-// TestParityReplay replays testdata/requests.txt against both servers and
-// requires the same answer to every request, and checks the Java answer to
-// post.data against the golden file. It runs in both time modes: replaying
-// each line on its own ts (-trust-request-ts), and on the pinned server
-// clock (-clock-start) with every line's ts moved wildly off (years away,
-// or 0), which must change nothing, and the two must still agree.
+// TestParityReplay replays testdata/requests.txt against the Go server and
+// both Java front ends and requires the same answer to every request, and
+// checks each Java answer to post.data against the golden file. It runs in
+// both time modes: replaying each line on its own ts (-trust-request-ts),
+// and on the pinned server clock (-clock-start) with every line's ts moved
+// wildly off (years away, or 0), which must change nothing, and they must
+// still agree.
 func TestParityReplay(t *testing.T) {
 	lines := readLines(t, "../testdata/requests.txt")
 	require.GreaterOrEqual(t, len(lines), 10_000)
@@ -441,32 +515,36 @@ func TestParityReplay(t *testing.T) {
 		lines []string
 	}{{"trust-request-ts", replayMode, lines}, {"clock-start, ts off", clockMode, offTS}} {
 		t.Run(m.name, func(t *testing.T) {
-			p := startPair(t, testdataCampaigns, m.mode)
-			t.Run("golden post.data", func(t *testing.T) {
-				post := readFile(t, "../testdata/post.data")
-				for range 20 { // also a warm-up: the replay's decisions must not run into tmax on a cold JVM
-					p.java.post(t, post)
-				}
-				j := p.java.post(t, post)
-				require.Equal(t, http.StatusOK, j.status, "%s", j.body)
-				assert.Equal(t, "application/json", j.contentType)
-				b := parseBid(t, "java", j)
-				got := bytes.ReplaceAll(j.body, []byte(b.BidID), []byte("00000000000000000000000000000001"))
-				assert.Equal(t, readFile(t, "../testdata/golden/post.data.json"), string(got))
-			})
-			t.Run("requests.txt", func(t *testing.T) { replayBoth(t, p, m.lines) })
+			p := startContenders(t, testdataCampaigns, m.mode)
+			post := readFile(t, "../testdata/post.data")
+			for _, java := range p.javas {
+				t.Run("golden post.data/"+java.name, func(t *testing.T) {
+					for range 20 { // also a warm-up: the replay's decisions must not run into tmax on a cold JVM
+						java.post(t, post)
+					}
+					j := java.post(t, post)
+					require.Equal(t, http.StatusOK, j.status, "%s", j.body)
+					assert.Equal(t, "application/json", j.contentType)
+					b := parseBid(t, java.name, j)
+					got := bytes.ReplaceAll(j.body, []byte(b.BidID), []byte("00000000000000000000000000000001"))
+					assert.Equal(t, readFile(t, "../testdata/golden/post.data.json"), string(got))
+				})
+			}
+			t.Run("requests.txt", func(t *testing.T) { replayAll(t, p, m.lines) })
 		})
 	}
 }
 
-// replayBoth sends every line to both servers and requires the same answers.
-func replayBoth(t *testing.T, p *pair, lines []string) {
+// replayAll sends every line to the Go server and each Java server and
+// requires the same answers.
+func replayAll(t *testing.T, p *contenders, lines []string) {
 	// Replayed without win notices, a request's answer depends on the
 	// request alone (and the pinned day and hour), so the lines can be sent
 	// in any order, a few at a time, and any line can be asked again.
 	type result struct {
-		g, j answer
-		err  error
+		g   answer
+		js  []answer // in the order of p.javas
+		err error
 	}
 	results := make([]result, len(lines))
 	var wg sync.WaitGroup
@@ -481,40 +559,63 @@ func replayBoth(t *testing.T, p *pair, lines []string) {
 				if r.g, r.err = p.goSrv.fetch(http.MethodPost, "/dsp/recbid", formType, body); r.err != nil {
 					continue
 				}
-				r.j, r.err = p.java.fetch(http.MethodPost, "/dsp/recbid", formType, body)
+				r.js = make([]answer, len(p.javas))
+				for k, java := range p.javas {
+					if r.js[k], r.err = java.fetch(http.MethodPost, "/dsp/recbid", formType, body); r.err != nil {
+						break
+					}
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	outcomes := map[string]int{}
-	var lengths [2]int
+	goBytes, javaBytes := 0, make([]int, len(p.javas))
 	failures := 0
 	for i, body := range lines {
 		r := results[i]
 		require.NoError(t, r.err, "line %d", i+1)
-		g, j, diff := r.g, r.j, mismatch(t, r.g, r.j)
-		if diff != "" && isPause(g, j, tmaxOf(body)) {
-			g, j, diff = compare(t, p, func(s *server) answer { return s.post(t, body) }, tmaxOf(body))
-		}
-		if diff != "" {
-			t.Errorf("line %d: %s\n  body: %s", i+1, diff, body)
-			if failures++; failures == 20 {
-				t.Fatal("stopping after 20 differences")
+		agreed := true
+		var first answer // the Go answer the first Java server agreed with
+		for k, java := range p.javas {
+			g, j, diff := r.g, r.js[k], mismatch(t, r.g, r.js[k])
+			if diff != "" && isPause(g, j, tmaxOf(body)) {
+				g, j, diff = compare(t, p.goSrv, java, func(s *server) answer { return s.post(t, body) }, tmaxOf(body))
 			}
+			if diff != "" {
+				agreed = false
+				t.Errorf("line %d, %s: %s\n  body: %s", i+1, java.name, diff, body)
+				if failures++; failures == 20 {
+					t.Fatal("stopping after 20 differences")
+				}
+				continue
+			}
+			if k == 0 {
+				first = g
+			}
+			if g.status == http.StatusOK {
+				javaBytes[k] += len(j.body)
+			}
+		}
+		if !agreed {
 			continue
 		}
-		switch g.status {
+		switch first.status {
 		case http.StatusOK:
 			outcomes["bid"]++
-			lengths[0] += len(g.body)
-			lengths[1] += len(j.body)
+			goBytes += len(first.body)
 		case http.StatusNoContent:
-			outcomes[g.nobid]++
+			outcomes[first.nobid]++
 		default:
-			outcomes[http.StatusText(g.status)]++
+			outcomes[http.StatusText(first.status)]++
 		}
 	}
-	t.Logf("%d requests, the same answer from both: %v; bid bytes go %d, java %d", len(lines), outcomes, lengths[0], lengths[1])
+	var sizes []string
+	for k, java := range p.javas {
+		sizes = append(sizes, fmt.Sprintf("%s %d", java.name, javaBytes[k]))
+	}
+	t.Logf("%d requests, the same answer from go and each Java front end: %v; bid bytes go %d, %s",
+		len(lines), outcomes, goBytes, strings.Join(sizes, ", "))
 	// The corpus must exercise the decision, not only agree.
 	assert.Greater(t, outcomes["bid"], len(lines)/5, "bids")
 	for _, reason := range []string{"currency", "no_match", "below_floor", "freq_cap", "budget", "timeout"} {
@@ -529,13 +630,13 @@ func isPause(g, j answer, tmax int) bool {
 	return tmax > 5 && (g.nobid == "timeout") != (j.nobid == "timeout")
 }
 
-// compare sends a request to both servers and returns their answers and how
-// they differ. A difference that is a pause (see isPause) is asked again,
-// twice at most: send must be safe to repeat.
-func compare(t *testing.T, p *pair, send func(*server) answer, tmax int) (g, j answer, diff string) {
+// compare sends a request to the Go server and a Java server and returns
+// their answers and how they differ. A difference that is a pause (see
+// isPause) is asked again, twice at most: send must be safe to repeat.
+func compare(t *testing.T, goSrv, java *server, send func(*server) answer, tmax int) (g, j answer, diff string) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		g, j = send(p.goSrv), send(p.java)
+		g, j = send(goSrv), send(java)
 		diff = mismatch(t, g, j)
 		if diff == "" || attempt == 2 || !isPause(g, j, tmax) {
 			return g, j, diff
@@ -545,16 +646,21 @@ func compare(t *testing.T, p *pair, send func(*server) answer, tmax int) (g, j a
 }
 
 // TestParityErrors sends the error cases of api/recbid_test.go (and the
-// public listener's 404s) to both servers: the same status, headers and
-// error body, byte for byte.
+// public listener's 404s) to the Go server and each Java front end: the
+// same status, headers and error body, byte for byte. Bodies go with their
+// length, or chunked (which each front end bounds as it reads), or after
+// Expect: 100-continue.
 func TestParityErrors(t *testing.T) {
-	p := startPair(t, testdataCampaigns, clockMode)
+	p := startContenders(t, testdataCampaigns, clockMode)
 	long := func(n int) string { return strings.Repeat("x", n) }
 	post := readFile(t, "../testdata/post.data")
 	atLimit := validBody + "&pad="
 	atLimit += long(api.MaxBodyBytes - len(atLimit))
+	expect := []string{"Expect", "100-continue"}
 	tests := []struct {
 		name, method, target, contentType, body string
+		chunked                                 bool
+		headers                                 []string
 	}{
 		{name: "GET", method: "GET", body: validBody},
 		{name: "PUT with bad body too", method: "PUT", body: "%"},
@@ -628,6 +734,15 @@ func TestParityErrors(t *testing.T) {
 		{name: "path parameter", method: "POST", target: "/dsp/recbid;x", body: validBody},
 		{name: "win by POST", method: "POST", target: "/dsp/win?bidid=x&price=1"},
 		{name: "win by HEAD", method: "HEAD", target: "/dsp/win?bidid=x&price=1"},
+		{name: "chunked", body: validBody, chunked: true},
+		{name: "chunked at the limit", body: atLimit, chunked: true},
+		{name: "chunked too large", body: validBody + "&pad=" + long(api.MaxBodyBytes), chunked: true},
+		{name: "chunked, far too large", body: validBody + "&pad=" + long(300<<10), chunked: true},
+		{name: "chunked bad encoding", body: validBody + "&x=%G0", chunked: true},
+		{name: "chunked, content type first", contentType: "text/plain", body: long(api.MaxBodyBytes + 1), chunked: true},
+		{name: "expect 100-continue", body: validBody, headers: expect},
+		{name: "expect 100-continue, wrong content type", contentType: "text/plain", body: validBody, headers: expect},
+		{name: "expect 100-continue, too large", body: validBody + "&pad=" + long(api.MaxBodyBytes), headers: expect},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -648,14 +763,86 @@ func TestParityErrors(t *testing.T) {
 			if tt.body != "" || method == http.MethodPost {
 				body = []byte(tt.body)
 			}
-			g, _, diff := compare(t, p, func(s *server) answer { return s.do(t, method, target, ct, body) }, tmaxOf(tt.body))
-			assert.Empty(t, diff)
+			send := func(s *server) answer {
+				if !tt.chunked {
+					return s.do(t, method, target, ct, body, tt.headers...)
+				}
+				a, err := s.send(method, target, ct, unsized{bytes.NewReader(body)}, tt.headers...)
+				require.NoError(t, err)
+				return a
+			}
+			var g answer
+			for _, java := range p.javas {
+				var diff string
+				g, _, diff = compare(t, p.goSrv, java, send, tmaxOf(tt.body))
+				assert.Empty(t, diff, java.name)
+			}
 			if g.status >= 400 && method != http.MethodHead {
 				var e struct{ Error, Field, Message string }
 				require.NoError(t, json.Unmarshal(g.body, &e), "%s", g.body)
 				assert.NotEmpty(t, e.Error)
 			}
 		})
+	}
+}
+
+// TestParityKeepAliveIsHonest sends, on one raw connection to each server,
+// a request whose chunked body is not read whole (too large for a bid
+// request, or sent to a path that takes none), then a valid bid request.
+// Each server may keep the connection or close it, but an answer that does
+// not say Connection: close must leave the connection able to answer the
+// next request: a client reuses it, and a connection closed under it loses
+// that request.
+func TestParityKeepAliveIsHonest(t *testing.T) {
+	p := startContenders(t, testdataCampaigns, clockMode)
+	servers := append([]*server{p.goSrv}, p.javas...)
+	tests := []struct {
+		name, path string
+		size       int
+	}{
+		{"too large, under 256 KiB", "/dsp/recbid", api.MaxBodyBytes + 4<<10},
+		{"too large, over 256 KiB", "/dsp/recbid", 300 << 10},
+		{"unwanted, under 256 KiB", "/dsp/nowhere", 20 << 10},
+		{"unwanted, over 256 KiB", "/dsp/nowhere", 300 << 10},
+	}
+	for _, tt := range tests {
+		for _, srv := range servers {
+			t.Run(tt.name+"/"+srv.name, func(t *testing.T) {
+				conn, err := net.Dial("tcp", strings.TrimPrefix(srv.base, "http://"))
+				require.NoError(t, err)
+				defer conn.Close()
+				require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
+				go func() { // the server may stop reading: a failed write is its right
+					body := validBody + "&pad=" + strings.Repeat("x", tt.size)
+					var b strings.Builder
+					fmt.Fprintf(&b, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
+						"Transfer-Encoding: chunked\r\n\r\n", tt.path)
+					for len(body) > 0 {
+						n := min(len(body), 8<<10)
+						fmt.Fprintf(&b, "%x\r\n%s\r\n", n, body[:n])
+						body = body[n:]
+					}
+					b.WriteString("0\r\n\r\n")
+					_, _ = io.WriteString(conn, b.String())
+				}()
+				rd := bufio.NewReader(conn)
+				first, err := http.ReadResponse(rd, nil)
+				require.NoError(t, err)
+				_, err = io.Copy(io.Discard, first.Body)
+				require.NoError(t, err)
+				assert.GreaterOrEqual(t, first.StatusCode, 400)
+				if first.Close {
+					return // said so: the connection is not to be reused
+				}
+				_, err = fmt.Fprintf(conn, "POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
+					"Content-Length: %d\r\n\r\n%s", len(validBody), validBody)
+				require.NoError(t, err)
+				next, err := http.ReadResponse(rd, nil)
+				require.NoError(t, err, "the answer kept the connection, and the next request was lost")
+				_, _ = io.Copy(io.Discard, next.Body)
+				assert.Contains(t, []int{http.StatusOK, http.StatusNoContent}, next.StatusCode)
+			})
+		}
 	}
 }
 
@@ -683,7 +870,7 @@ func sequenceCampaigns(t *testing.T) string {
 	return path
 }
 
-// step is one request of a sequence, sent to both servers in turn.
+// step is one request of a sequence, sent to each server in turn.
 type step struct {
 	name   string
 	path   string // default /dsp/recbid for a bid, /dsp/win for a win notice
@@ -691,17 +878,17 @@ type step struct {
 	method string // default POST /dsp/recbid with body; GET /dsp/win with query
 	body   string // a bid request
 	win    string // a win notice query; "{bid:NAME}" stands for each server's own bid id of step NAME
-	want   int    // the status both must answer
-	reason string // the X-Nobid-Reason both must answer
+	want   int    // the status all must answer
+	reason string // the X-Nobid-Reason all must answer
 	dup    bool
 }
 
-// TestParityWinSequences plays bid and win sequences against both servers:
+// TestParityWinSequences plays bid and win sequences against every server:
 // a frequency-capped campaign stops bidding for a user after its cap, a
 // campaign stops when the next bid would pass its daily budget, and win
 // notices are answered alike, rule by rule, as in api/win_test.go.
 func TestParityWinSequences(t *testing.T) {
-	p := startPair(t, sequenceCampaigns(t), replayMode)
+	p := startContenders(t, sequenceCampaigns(t), replayMode)
 	user := func(u string) string { return validBody + "&uid=" + u }
 	small := "id=req-1&imp_id=1&w=728&h=90&ts=1793779200000"
 	steps := []step{
@@ -755,7 +942,7 @@ func TestParityWinSequences(t *testing.T) {
 // clock: a ts of another day or window moves nothing, and a zero budget
 // never bids.
 func TestParityServerClock(t *testing.T) {
-	p := startPair(t, sequenceCampaigns(t), clockMode)
+	p := startContenders(t, sequenceCampaigns(t), clockMode)
 	user := func(u string) string { return "id=req-1&imp_id=1&w=300&h=250&uid=" + u }
 	small := "id=req-1&imp_id=1&w=728&h=90"
 	playSteps(t, p, []step{
@@ -776,14 +963,18 @@ func TestParityServerClock(t *testing.T) {
 	})
 }
 
-// playSteps sends each step to both servers in turn and requires the same
+// playSteps sends each step to each server in turn and requires the same
 // answer, and the one the step wants.
-func playSteps(t *testing.T, p *pair, steps []step) {
+func playSteps(t *testing.T, p *contenders, steps []step) {
 	t.Helper()
-	bidIDs := map[string]map[string]string{"go": {}, "java": {}} // server → step → bid id
+	all := append([]*server{p.goSrv}, p.javas...)
+	bidIDs := map[string]map[string]string{} // server → step → bid id
+	for _, s := range all {
+		bidIDs[s.name] = map[string]string{}
+	}
 	for _, st := range steps {
 		answers := map[string]answer{}
-		for _, s := range []*server{p.goSrv, p.java} {
+		for _, s := range all {
 			var a answer
 			if st.win != "" {
 				q := st.win
@@ -811,8 +1002,10 @@ func playSteps(t *testing.T, p *pair, steps []step) {
 			}
 			answers[s.name] = a
 		}
-		g, j := answers["go"], answers["java"]
-		require.Empty(t, mismatch(t, g, j), st.name)
+		g := answers["go"]
+		for _, java := range p.javas {
+			require.Empty(t, mismatch(t, g, answers[java.name]), "%s: %s", st.name, java.name)
+		}
 		require.Equal(t, st.want, g.status, "%s: %s", st.name, g.body)
 		assert.Equal(t, st.reason, g.nobid, st.name)
 		assert.Equal(t, st.dup, g.duplicate == "1", st.name)
@@ -858,10 +1051,10 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
 	assert.NotContains(t, string(out), "listening on")
 }
 
-// TestParityExchanges plays section 7 against both servers on one
+// TestParityExchanges plays section 7 against every server on one
 // exchanges file: the paths of each exchange, who they admit, the nurl of
 // their bids, and win notices with clear, encrypted, forged and misplaced
-// prices. (Both servers are on loopback, so the test's client is
+// prices. (All the servers are on loopback, so the test's client is
 // 127.0.0.1.)
 func TestParityExchanges(t *testing.T) {
 	const eKey, iKey = "sIxwz7yw62yrfoLGt12lIHKuYrK_S5kLuApI2BQe7Ac=", "v3fsVcMBMMHYzRhi7SpM0sdqwzvAxM6KPTu9OtVod5I="
@@ -874,7 +1067,7 @@ func TestParityExchanges(t *testing.T) {
  {"id":"cpi","price":{"encoding":"hmac-sha1","e_key":"`+eKey+`","i_key":"`+iKey+`","unit":"cpi_micros"},"price_macro":"%%PRICE%%"},
  {"id":"far","allow":["10.0.0.0/8"],"price":{"encoding":"clear"}}
 ]}`), 0o644))
-	p := startPair(t, sequenceCampaigns(t), clockMode, file)
+	p := startContenders(t, sequenceCampaigns(t), clockMode, file)
 	ek, _ := base64.URLEncoding.DecodeString(eKey)
 	ik, _ := base64.URLEncoding.DecodeString(iKey)
 	cpm, err := exchange.EncryptedPricing(ek, ik, false)
@@ -948,6 +1141,31 @@ func TestParityRefusesBadExchanges(t *testing.T) {
 		assert.Contains(t, string(out), problem, "the Java baseline names the Go server's problem")
 	}
 	assert.NotContains(t, string(out), "listening on")
+}
+
+// TestParityRefusesBadFrontEnd: run.sh knows two front ends, and refuses
+// any other, or a number of event loops that is not a positive integer, as
+// a bad flag (exit status 2).
+func TestParityRefusesBadFrontEnd(t *testing.T) {
+	requireJava(t)
+	for _, tt := range []struct{ flag, value, message string }{
+		{"-http", "jetty", "java-baseline: invalid value jetty for -http: must be tomcat or netty"},
+		{"-event-loops", "0", "java-baseline: invalid value 0 for -event-loops"},
+	} {
+		t.Run(tt.flag, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "./run.sh", "-addr", fmt.Sprintf("127.0.0.1:%d", freePort(t)),
+				"-campaigns", testdataCampaigns, "-http", "netty", tt.flag, tt.value)
+			cmd.Env = append(os.Environ(), "JAVA_HEAP=64m")
+			out, err := cmd.CombinedOutput()
+			var exitErr *exec.ExitError
+			require.True(t, errors.As(err, &exitErr), "java-baseline must refuse to start: %v\n%s", err, out)
+			assert.Equal(t, 2, exitErr.ExitCode(), "%s", out)
+			assert.Contains(t, string(out), tt.message+"\n")
+			assert.NotContains(t, string(out), "listening on")
+		})
+	}
 }
 
 // nonCanonical spells an unpadded 28-byte base64 string's bytes another

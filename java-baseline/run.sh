@@ -2,6 +2,10 @@
 # Runs the Java baseline in the foreground, building it first when needed:
 #
 #   java-baseline/run.sh -addr HOST:PORT -campaigns FILE -seat SEAT -public-url URL [-exchanges FILE]
+#       [-http tomcat|netty] [-max-threads N] [-event-loops N]
+#
+# -http picks the HTTP front end over the same core: tomcat (the default;
+# -max-threads) or netty (-event-loops, default the available processors).
 #
 # JVM settings (see README.md for why):
 #   JAVA_HEAP  fixed heap, -Xms = -Xmx (default 1g)

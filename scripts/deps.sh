@@ -4,7 +4,7 @@
 # and Jackson for the Java baseline and its parity test, redis-server for
 # the Redis state tests. Needs root when something is missing.
 set -euo pipefail
-packages=(openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java libjackson2-databind-java redis-server)
+packages=(openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java libnetty-java libjackson2-databind-java redis-server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")

@@ -109,7 +109,10 @@ func newFastServer(srv *api.Server, t timeouts, log *slog.Logger, h hooks) fastS
 		ReadBufferSize:        t.maxHeaderBytes,
 		MaxRequestBodySize:    api.MaxBodyBytes,
 		StreamRequestBody:     true,
-		CloseOnShutdown:       true,
+		// A multipart body is the core's to refuse (415), not fasthttp's
+		// to parse.
+		DisablePreParseMultipartForm: true,
+		CloseOnShutdown:              true,
 		HeaderReceived: func(*fasthttp.RequestHeader) fasthttp.RequestConfig {
 			return fasthttp.RequestConfig{ReadTimeout: t.read}
 		},

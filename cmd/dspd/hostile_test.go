@@ -141,6 +141,20 @@ func TestHostileRequests(t *testing.T) {
 			_, err := fmt.Fprintf(c, "POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd")
 			return err
 		}, http.StatusBadRequest},
+		// The path is routed as sent, and a multipart body is the core's
+		// to refuse: neither front end decodes or parses them first.
+		{"escaped path", func(c net.Conn) error {
+			_, err := fmt.Fprintf(c, "POST /dsp/%%72ecbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(post), post)
+			return err
+		}, http.StatusNotFound},
+		{"dot segments", func(c net.Conn) error {
+			_, err := fmt.Fprintf(c, "POST /dsp/x/../recbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s", len(post), post)
+			return err
+		}, http.StatusNotFound},
+		{"multipart content type, form body", func(c net.Conn) error {
+			_, err := fmt.Fprintf(c, "POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: %d\r\n\r\n%s", len(post), post)
+			return err
+		}, http.StatusUnsupportedMediaType},
 		{"not HTTP at all", func(c net.Conn) error {
 			_, err := c.Write([]byte("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03garbage\r\n\r\n"))
 			return err

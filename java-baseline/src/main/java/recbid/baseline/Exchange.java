@@ -32,7 +32,7 @@ final class Exchange {
         this.token = token == null ? null : token.getBytes(StandardCharsets.ISO_8859_1);
         this.pricing = pricing;
         this.priceMacro = priceMacro;
-        this.winPath = DEFAULT_ID.equals(id) ? WinServlet.PATH : WinServlet.PATH + "/" + id;
+        this.winPath = DEFAULT_ID.equals(id) ? Api.WIN_PATH : Api.WIN_PATH + "/" + id;
     }
 
     /** The implicit exchange of a server without an exchanges file: open, clear prices, the default macro. */

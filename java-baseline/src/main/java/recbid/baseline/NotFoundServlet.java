@@ -8,12 +8,12 @@ import java.io.IOException;
 final class NotFoundServlet extends JsonServlet {
     private static final long serialVersionUID = 1L;
 
-    NotFoundServlet(Responses responses) {
-        super(responses);
+    NotFoundServlet(Api api) {
+        super(api);
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        notFound(resp);
+        write(resp, api.notFound());
     }
 }

@@ -36,7 +36,12 @@ final class Options {
                                      reason capacity
               -max-day-counters N    most (campaign, day) budget counters held (default, or 0: derived
                                      from the heap, a twentieth of it, at most 1000000); as above
-              -max-threads N         Tomcat's request threads (default $TOMCAT_MAX_THREADS or 200)
+              -http tomcat|netty     the HTTP front end (default tomcat): embedded Tomcat 10.1, or
+                                     Netty 4.1 (same endpoints, same answers)
+              -max-threads N         Tomcat's request threads (default $TOMCAT_MAX_THREADS or 200;
+                                     Tomcat only)
+              -event-loops N         Netty's event-loop threads (default: the available
+                                     processors; Netty only)
             """;
 
     /** The longest -bid-ttl, as in the Go server: a bid's day counters are kept at least a day. */
@@ -62,7 +67,7 @@ final class Options {
 
     private static final java.util.Set<String> FLAGS = java.util.Set.of("addr", "campaigns", "exchanges",
             "trusted-proxies", "seat", "public-url", "trust-request-ts", "clock-start", "safety-margin", "bid-ttl", "max-bids", "max-freq-counters", "max-day-counters",
-            "max-threads");
+            "max-threads", "http", "event-loops");
     private static final java.util.Set<String> BOOLEAN_FLAGS = java.util.Set.of("trust-request-ts");
 
     String addr = "127.0.0.1:9090";
@@ -81,6 +86,14 @@ final class Options {
     int maxFreqCounters; // 0: derived from the heap (StateCaps)
     int maxDayCounters; // 0: derived from the heap (StateCaps)
     int maxThreads;
+    /** -http: the front end. */
+    Http http = Http.TOMCAT;
+    int eventLoops = Runtime.getRuntime().availableProcessors();
+
+    /** The HTTP front ends, over the same {@link Api}. */
+    enum Http {
+        TOMCAT, NETTY
+    }
 
     static Options parse(String[] args) throws HelpException, RefusedException {
         Options o = new Options();
@@ -130,6 +143,13 @@ final class Options {
                 case "max-freq-counters" -> o.maxFreqCounters = Math.max(integer(name, value), 0);
                 case "max-day-counters" -> o.maxDayCounters = Math.max(integer(name, value), 0);
                 case "max-threads" -> o.maxThreads = positive(name, value);
+                case "http" -> o.http = switch (value) {
+                    case "tomcat" -> Http.TOMCAT;
+                    case "netty" -> Http.NETTY;
+                    default -> throw new IllegalArgumentException(
+                            "invalid value " + value + " for -http: must be tomcat or netty");
+                };
+                case "event-loops" -> o.eventLoops = positive(name, value);
                 default -> throw new IllegalArgumentException("flag provided but not defined: -" + name);
             }
         }

@@ -2,7 +2,6 @@ package recbid.baseline;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
 
 /**
@@ -62,16 +61,19 @@ final class Proxies {
      * client (entries further left were written by the client itself and
      * prove nothing). An entry that is not an IP address gives null, which
      * no allow list holds. Header values are byte strings (one char per
-     * byte), as Tomcat decodes them.
+     * byte), as Tomcat and Netty decode them; forwardedFor is only iterated
+     * when the peer is trusted.
      */
-    Netip.Addr client(Netip.Addr peer, Enumeration<String> forwardedFor) {
+    Netip.Addr client(Netip.Addr peer, Iterable<String> forwardedFor) {
         peer = peer == null ? null : peer.unmap();
         if (prefixes.isEmpty() || !Netip.containedIn(prefixes, peer)) {
             return peer;
         }
         List<String> lines = new ArrayList<>();
-        while (forwardedFor != null && forwardedFor.hasMoreElements()) {
-            lines.add(forwardedFor.nextElement());
+        if (forwardedFor != null) {
+            for (String line : forwardedFor) {
+                lines.add(line);
+            }
         }
         for (int i = lines.size() - 1; i >= 0; i--) {
             String[] hops = lines.get(i).split(",", -1);
