@@ -39,6 +39,7 @@ func (s *Server) FastHandler() fasthttp.RequestHandler {
 		resp := AcquireResponse()
 		s.Serve(e, id, &st.req, resp)
 		writeFast(ctx, resp)
+		settleBody(ctx)
 		resp.Release()
 		st.req, st.xff = Request{}, [4]string{}
 		st.body.Reset(nil)

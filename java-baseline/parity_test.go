@@ -43,6 +43,7 @@ import (
 	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
+	"github.com/recbid/dspd/internal/conntest"
 	"github.com/recbid/dspd/state/memory"
 )
 
@@ -346,7 +347,7 @@ func startGoFast(t *testing.T, srv *api.Server) *server {
 		CloseOnShutdown:              true,
 	}
 	served := make(chan error, 1)
-	go func() { served <- fs.Serve(ln) }()
+	go func() { served <- fs.Serve(api.LingeringListener(ln)) }()
 	t.Cleanup(func() {
 		require.NoError(t, fs.Shutdown())
 		require.NoError(t, <-served)
@@ -786,61 +787,14 @@ func TestParityErrors(t *testing.T) {
 	}
 }
 
-// TestParityKeepAliveIsHonest sends, on one raw connection to each server,
-// a request whose chunked body is not read whole (too large for a bid
-// request, or sent to a path that takes none), then a valid bid request.
-// Each server may keep the connection or close it, but an answer that does
-// not say Connection: close must leave the connection able to answer the
-// next request: a client reuses it, and a connection closed under it loses
-// that request.
+// TestParityKeepAliveIsHonest holds every server to conntest's keep-alive
+// rule for bodies it does not read whole.
 func TestParityKeepAliveIsHonest(t *testing.T) {
 	p := startContenders(t, testdataCampaigns, clockMode)
-	servers := append([]*server{p.goSrv}, p.javas...)
-	tests := []struct {
-		name, path string
-		size       int
-	}{
-		{"too large, under 256 KiB", "/dsp/recbid", api.MaxBodyBytes + 4<<10},
-		{"too large, over 256 KiB", "/dsp/recbid", 300 << 10},
-		{"unwanted, under 256 KiB", "/dsp/nowhere", 20 << 10},
-		{"unwanted, over 256 KiB", "/dsp/nowhere", 300 << 10},
-	}
-	for _, tt := range tests {
-		for _, srv := range servers {
-			t.Run(tt.name+"/"+srv.name, func(t *testing.T) {
-				conn, err := net.Dial("tcp", strings.TrimPrefix(srv.base, "http://"))
-				require.NoError(t, err)
-				defer conn.Close()
-				require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
-				go func() { // the server may stop reading: a failed write is its right
-					body := validBody + "&pad=" + strings.Repeat("x", tt.size)
-					var b strings.Builder
-					fmt.Fprintf(&b, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
-						"Transfer-Encoding: chunked\r\n\r\n", tt.path)
-					for len(body) > 0 {
-						n := min(len(body), 8<<10)
-						fmt.Fprintf(&b, "%x\r\n%s\r\n", n, body[:n])
-						body = body[n:]
-					}
-					b.WriteString("0\r\n\r\n")
-					_, _ = io.WriteString(conn, b.String())
-				}()
-				rd := bufio.NewReader(conn)
-				first, err := http.ReadResponse(rd, nil)
-				require.NoError(t, err)
-				_, err = io.Copy(io.Discard, first.Body)
-				require.NoError(t, err)
-				assert.GreaterOrEqual(t, first.StatusCode, 400)
-				if first.Close {
-					return // said so: the connection is not to be reused
-				}
-				_, err = fmt.Fprintf(conn, "POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
-					"Content-Length: %d\r\n\r\n%s", len(validBody), validBody)
-				require.NoError(t, err)
-				next, err := http.ReadResponse(rd, nil)
-				require.NoError(t, err, "the answer kept the connection, and the next request was lost")
-				_, _ = io.Copy(io.Discard, next.Body)
-				assert.Contains(t, []int{http.StatusOK, http.StatusNoContent}, next.StatusCode)
+	for _, u := range conntest.UnreadBodies {
+		for _, srv := range append([]*server{p.goSrv}, p.javas...) {
+			t.Run(u.Name+"/"+srv.name, func(t *testing.T) {
+				conntest.KeepAliveIsHonest(t, strings.TrimPrefix(srv.base, "http://"), u, validBody)
 			})
 		}
 	}

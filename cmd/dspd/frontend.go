@@ -129,7 +129,7 @@ func newFastServer(srv *api.Server, t timeouts, log *slog.Logger, h hooks) fastS
 }
 
 func (s fastServer) Serve(ln net.Listener) error {
-	if err := s.Server.Serve(ln); err != nil {
+	if err := s.Server.Serve(api.LingeringListener(ln)); err != nil {
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	}
 	return nil

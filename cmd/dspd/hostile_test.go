@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/internal/conntest"
 )
 
 // startDspd runs dspd in-process with short listener timeouts and returns
@@ -103,6 +105,18 @@ func TestSlowlorisClients(t *testing.T) {
 		if errors.As(err, &ne) && ne.Timeout() {
 			t.Fatalf("connection %d still open after 10 s", i)
 		}
+	}
+}
+
+// TestUnreadBodyKeepAlive: a body the server does not read whole leaves
+// the connection usable or is answered Connection: close, and the answer
+// is never lost (conntest.KeepAliveIsHonest).
+func TestUnreadBodyKeepAlive(t *testing.T) {
+	addr, _ := startDspd(t, nil, hooks{})
+	for _, u := range conntest.UnreadBodies {
+		t.Run(u.Name, func(t *testing.T) {
+			conntest.KeepAliveIsHonest(t, addr, u, string(postData(t)))
+		})
 	}
 }
 
