@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate pacing-sim testdata clean
+.PHONY: all build run test vet fmt-check fuzz bench rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate pacing-sim testdata clean
 
 all: build
 
@@ -48,14 +48,20 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(or $(BENCHTIME),2s) ./...
 
-# The request rate of dspd (memory, disk, disk with -bid-window 0) next to a bare
-# net/http server, wrk on the other CPU; then group commit's p99 at half the rate.
+# The request rate of dspd next to a bare server on each front end (chi vs bare
+# net/http, fasthttp vs bare fasthttp), and on disk (with -bid-window 0 too), wrk on
+# the other CPU; then group commit's p99 at half the rate.
 rate:
 	scripts/rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
 
 # dspd's rate on an exchange's path (allow list, token) next to the bare path.
 exchange-rate:
 	scripts/exchange-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+
+# dspd's CPU time per request with GOMAXPROCS=2 against 1 at one open-loop rate,
+# on both front ends: what running on two cores costs per request.
+multicore:
+	scripts/multicore.sh $(or $(ROUNDS),3) $(or $(DURATION),10s) $(or $(RATE),15000)
 
 # How hard loadgen drives a trivial server compared with wrk, on the other CPU.
 loadgen-vs-wrk:

@@ -47,7 +47,9 @@ func (s *Server) FastHandler() fasthttp.RequestHandler {
 	}
 }
 
-// fastRequest fills st.req from ctx.
+// fastRequest fills st.req from ctx. The headers the core reads are taken
+// in one pass over the request's headers (fasthttp has their names in
+// canonical form), where a Peek per header would scan them once each.
 func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 	h := &ctx.Request.Header
 	r := &st.req
@@ -56,22 +58,38 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 		Method:        str(h.Method()),
 		Query:         str(ctx.URI().QueryString()),
 		ContentType:   str(h.ContentType()),
-		Authorization: str(h.Peek("Authorization")),
-		OpenRTBNbr:    str(h.Peek("X-Openrtb-Nbr")),
 		ContentLength: int64(h.ContentLength()),
 	}
 	if r.ContentLength < 0 {
 		r.ContentLength = -1 // chunked, or read to the end
 	}
-	if ce := h.PeekAll("Content-Encoding"); len(ce) > 0 {
-		r.ContentEncoding, r.Encodings = str(ce[0]), len(ce)
-	}
-	if v := h.PeekAll("X-Openrtb-Version"); len(v) == 1 {
-		r.OpenRTBVersion = str(v[0])
-	}
-	if xff := h.PeekAll("X-Forwarded-For"); len(xff) > 0 {
-		r.ForwardedFor = st.xff[:0]
-		for _, v := range xff {
+	versions := 0
+	var authSeen, nbrSeen bool
+	for k, v := range h.All() {
+		switch string(k) {
+		case "Authorization":
+			if !authSeen { // the first, as net/http's Header.Get
+				r.Authorization, authSeen = str(v), true
+			}
+		case "X-Openrtb-Nbr":
+			if !nbrSeen {
+				r.OpenRTBNbr, nbrSeen = str(v), true
+			}
+		case "Content-Encoding":
+			if r.Encodings == 0 {
+				r.ContentEncoding = str(v)
+			}
+			r.Encodings++
+		case "X-Openrtb-Version":
+			if versions++; versions == 1 {
+				r.OpenRTBVersion = str(v)
+			} else {
+				r.OpenRTBVersion = "" // only when there is exactly one
+			}
+		case "X-Forwarded-For":
+			if r.ForwardedFor == nil {
+				r.ForwardedFor = st.xff[:0]
+			}
 			r.ForwardedFor = append(r.ForwardedFor, str(v))
 		}
 	}

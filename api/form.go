@@ -106,59 +106,29 @@ type form struct {
 // '&'; a pair without '=' is a key with an empty value; empty values count
 // as absent; when a key repeats, its first non-empty value counts.
 //
-// One pass finds the separators; each key, and each value the bidder reads,
-// is decoded within its own bytes (decoding never lengthens text) only when
-// it holds a '%' or '+'; the values it ignores (the user agent, mostly) are
-// only checked, never written.
+// The separators are found with bytes.IndexByte; each key, and each value
+// the bidder reads, is decoded within its own bytes (decoding never
+// lengthens text); the values it ignores (the user agent, mostly) are only
+// checked, never written.
 func parseForm(body []byte, f *form) error {
 	*f = form{}
-	n := len(body)
-	for i := 0; i < n; i++ { // i at the start of a pair
-		start, escaped := i, false
-		for ; i < n && body[i] != '=' && body[i] != '&'; i++ {
-			escaped = escaped || body[i] == '%' || body[i] == '+'
+	s := pairScanner{rest: body}
+	for {
+		key, val, ok, err := s.next()
+		if err != nil || !ok {
+			return err
 		}
-		key := body[start:i]
-		if escaped {
-			var err error
-			if key, err = unescape(key); err != nil {
+		if k := lookupKey(key); k != keyUnknown && f.vals[k] == nil && len(val) > 0 {
+			if f.vals[k], err = unescape(val); err != nil {
 				return err
-			}
-		}
-		if i == n || body[i] == '&' {
-			continue // a key without a value
-		}
-		i++ // past '='
-		if k := lookupKey(key); k != keyUnknown && f.vals[k] == nil {
-			start, escaped = i, false
-			for ; i < n && body[i] != '&'; i++ {
-				escaped = escaped || body[i] == '%' || body[i] == '+'
-			}
-			if val := body[start:i]; len(val) > 0 {
-				if escaped {
-					var err error
-					if val, err = unescape(val); err != nil {
-						return err
-					}
-				}
-				f.vals[k] = val
 			}
 			continue
 		}
-		// A value the bidder ignores: its escapes are only checked.
-		for ; i < n && body[i] != '&'; i++ {
-			if body[i] == '%' {
-				if i+2 >= n || !isHex(body[i+1]) || !isHex(body[i+2]) {
-					return errBadEncoding
-				}
-				i += 2
-			}
+		if err := checkEscapes(val); err != nil {
+			return err
 		}
 	}
-	return nil
 }
-
-func isHex(c byte) bool { _, ok := fromHex(c); return ok }
 
 // pairScanner splits url-encoded text into pairs at '&' and each pair at
 // its first '=', decoding the key in place; the value is left as it

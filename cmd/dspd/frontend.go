@@ -109,6 +109,9 @@ func newFastServer(srv *api.Server, t timeouts, log *slog.Logger, h hooks) fastS
 		ReadBufferSize:        t.maxHeaderBytes,
 		MaxRequestBodySize:    api.MaxBodyBytes,
 		StreamRequestBody:     true,
+		// No clock read per request for RequestCtx.Time, which nothing
+		// here reads (time.Now measured ~100 ns on the development machine).
+		LazyRequestTime: true,
 		// A multipart body is the core's to refuse (415), not fasthttp's
 		// to parse.
 		DisablePreParseMultipartForm: true,
