@@ -34,6 +34,7 @@ test: fmt-check vet
 	DSPD_FRONT_END=fasthttp $(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
 	DSPD_FRONT_END=fasthttp $(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
 	$(GO) test -run '^$$' -fuzz '^FuzzDecrypt$$' -fuzztime $(FUZZTIME) ./api/exchange
+	$(GO) test -run '^$$' -fuzz '^FuzzScannerParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/jsoncodec
 
 vet:
 	$(GO) vet ./...

@@ -91,23 +91,23 @@ func (r *openrtbRequest) engineRequest(arrived time.Time) bidder.Request {
 // string the same as an absent string, and when a key repeats, its last
 // value counts.
 //
-// The walk is by hand, from a pooled json-iterator Iterator: no map, no
-// reflection.
+// The walk is by hand, with a jsoncodec.Scanner, which reads the body in
+// place (keys included) and accepts what json-iterator's walk accepted: no
+// map, no reflection, no allocation.
 func decodeBidRequest(body []byte, st *openrtbState) (ferr *fieldError, jsonOK bool) {
 	st.req = openrtbRequest{imps: st.imps[:0]}
-	d := bidRequestDecoder{it: jsoncodec.BorrowIterator(body), arena: st.arena[:0], r: &st.req}
+	d := bidRequestDecoder{it: jsoncodec.NewScanner(body), arena: st.arena[:0], r: &st.req}
 	if d.it.WhatIsNext() == jsoncodec.ObjectValue {
 		d.request()
 		jsonOK = d.it.Err() == nil && d.it.End()
 	}
-	jsoncodec.ReturnIterator(d.it)
 	st.arena = d.arena[:0] // keep it if it grew
 	return d.err, jsonOK
 }
 
 type bidRequestDecoder struct {
-	it    jsoncodec.Iterator
-	arena []byte // decoded strings; the request's strings alias it
+	it    jsoncodec.Scanner // keys it returns are valid until its next read
+	arena []byte            // decoded strings; the request's strings alias it
 	r     *openrtbRequest
 	err   *fieldError // the first required field at fault
 	raw   []byte      // the text of the last value of the wrong kind, while no bad field is noted yet
@@ -359,7 +359,7 @@ const msgSize = "must be an integer 1-10000"
 func (d *bidRequestDecoder) request() {
 	r := d.r
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "id":
 			r.id = d.id(topField("id"))
 		case "imp":
@@ -437,7 +437,7 @@ func (d *bidRequestDecoder) imp(i int) {
 	imps := d.r.imps
 	imp := &imps[len(imps)-1]
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "id":
 			imp.id = d.id(impField(i, ".id"))
 		case "banner":
@@ -481,7 +481,7 @@ func (d *bidRequestDecoder) banner(i int, imp *openrtbImp) {
 	var w, h int64 // 0: absent
 	nf := 0        // formats, read into imp.sizes[1:]
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "w":
 			w, _ = d.integer(impField(i, ".banner.w"), 1, 10000, msgSize)
 		case "h":
@@ -545,7 +545,7 @@ func (d *bidRequestDecoder) formats(i int, dst []openrtbSize) int {
 		}
 		var w, h int64
 		for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-			switch key {
+			switch string(key) {
 			case "w":
 				w, _ = d.integer(formatField(i, j, ".w"), 1, 10000, msgSize)
 			case "h":
@@ -602,7 +602,7 @@ func (d *bidRequestDecoder) pmp(i int, imp *openrtbImp) {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "private_auction":
 			n, _ := d.usedInt(fieldPMP, impField(i, ".pmp.private_auction"), 0, 1)
 			imp.private = n == 1
@@ -717,7 +717,7 @@ func (d *bidRequestDecoder) site() {
 	r.site = ""
 	var page []byte
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "domain":
 			r.site = d.usedToken(fieldSiteDomain, topField("site.domain"))
 		case "page":
@@ -765,7 +765,7 @@ func (d *bidRequestDecoder) app() {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "bundle":
 			r.bundle = str(d.usedText(fieldAppBundle, topField("app.bundle"), maxStringLen))
 		case "cat":
@@ -785,7 +785,7 @@ func (d *bidRequestDecoder) device() {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "os":
 			// OpenRTB's operating systems are free text ("Mac OS X"): a
 			// value that is not a token could match no campaign.
@@ -817,14 +817,26 @@ func (d *bidRequestDecoder) deviceType() {
 		return
 	}
 	lit := d.number()
-	digits := strings.TrimPrefix(str(lit), "-")
-	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+	if !isInteger(lit) {
 		d.drop(fieldDeviceType, f, lit)
 		return
 	}
 	if n, ok := parseInt(lit, 1, 7); ok {
 		d.r.devType = int(n)
 	}
+}
+
+// isInteger reports digits, with a '-' before them or not.
+func isInteger(lit []byte) bool {
+	if len(lit) > 0 && lit[0] == '-' {
+		lit = lit[1:]
+	}
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(lit) > 0
 }
 
 // geo reads device.geo: the country from alpha-3, the region prefixed with
@@ -836,7 +848,7 @@ func (d *bidRequestDecoder) geo() {
 	}
 	var region []byte
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "country":
 			f := topField("device.geo.country")
 			v := d.usedText(fieldGeoCountry, f, maxStringLen)
@@ -895,7 +907,7 @@ func (d *bidRequestDecoder) user() {
 		return
 	}
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
-		switch key {
+		switch string(key) {
 		case "id":
 			r.uid = str(d.usedText(fieldUserID, topField("user.id"), maxUIDLen))
 		case "buyeruid":

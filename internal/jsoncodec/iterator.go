@@ -28,6 +28,9 @@ const (
 // by reflection. It is borrowed from a pool with BorrowIterator and must be
 // given back with ReturnIterator.
 //
+// dspd reads with Scanner, which allocates nothing; Iterator is the
+// reference that Scanner's parity tests and fuzz target compare it with.
+//
 // Errors are kept, as in json-iterator: the first syntax error stays in Err,
 // and what reads return after it means nothing, so callers check Err in their
 // loops and when they are done. The iterator reads data in place and never

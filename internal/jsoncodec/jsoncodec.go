@@ -4,6 +4,15 @@
 //
 // The configuration is encoding/json-compatible in what it accepts and
 // never uses ConfigFastest, which rounds floats.
+//
+// Reading a request by hand (OpenRTB) goes through Scanner, written here
+// because the benchmark proves it: on post.json a walk of every value takes
+// Scanner about 1.0 µs with no allocation, valyala/fastjson's reusable
+// parser 2.7 µs, json-iterator's Iterator 4.1 µs with 41 allocations (one
+// per object key), and encoding/json/v2's jsontext (GOEXPERIMENT=jsonv2 in
+// this Go) 5.7 µs (BenchmarkWalk, BenchmarkWalkFastjson,
+// BenchmarkWalkJSONText). Iterator, over json-iterator, stays as the
+// reference the parity tests and FuzzScannerParity hold Scanner to.
 package jsoncodec
 
 import jsoniter "github.com/json-iterator/go"

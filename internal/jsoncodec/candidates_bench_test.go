@@ -1,0 +1,63 @@
+package jsoncodec
+
+import (
+	"testing"
+
+	"github.com/valyala/fastjson"
+)
+
+// The candidates the issue named, walked the same way as scanAll: a
+// reusable-parser library (valyala/fastjson, which parses the whole
+// document into a tree it keeps between calls, then is walked). The
+// encoding/json/v2 candidate, which this Go ships only behind
+// GOEXPERIMENT=jsonv2, is in candidates_jsonv2_bench_test.go.
+//
+// The benchmark is the evidence for the hand-written Scanner: it is kept
+// only while it beats these.
+
+func fastjsonAll(v *fastjson.Value, buf []byte, keys *int) []byte {
+	switch v.Type() {
+	case fastjson.TypeString:
+		buf = append(buf[:0], v.GetStringBytes()...)
+	case fastjson.TypeNumber:
+		buf = v.MarshalTo(buf[:0])
+	case fastjson.TypeObject:
+		o, _ := v.Object()
+		o.Visit(func(key []byte, v *fastjson.Value) {
+			if string(key) == "id" {
+				*keys++
+			}
+			buf = fastjsonAll(v, buf, keys)
+		})
+	case fastjson.TypeArray:
+		a, _ := v.Array()
+		for _, e := range a {
+			buf = fastjsonAll(e, buf, keys)
+		}
+	}
+	return buf
+}
+
+func BenchmarkWalkFastjson(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	var p fastjson.Parser
+	run := func(b *testing.B, docs [][]byte) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			v, err := p.ParseBytes(docs[i%len(docs)])
+			if err != nil {
+				b.Fatal(err)
+			}
+			keys := 0
+			if buf = fastjsonAll(v, buf, &keys); keys == 0 {
+				b.Fatal("not read")
+			}
+		}
+	}
+	b.Run("post.json", func(b *testing.B) {
+		post := postJSON(b)
+		b.SetBytes(int64(len(post)))
+		run(b, [][]byte{post})
+	})
+	b.Run("exchange.jsonl", func(b *testing.B) { run(b, corpusLines(b)) })
+}

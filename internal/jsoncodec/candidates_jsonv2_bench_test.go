@@ -1,0 +1,62 @@
+//go:build goexperiment.jsonv2
+
+package jsoncodec
+
+import (
+	"bytes"
+	"encoding/json/jsontext"
+	"io"
+	"testing"
+)
+
+// encoding/json/v2's token reader (GOEXPERIMENT=jsonv2 go test -bench
+// WalkJSONText), walked as scanAll walks: strings unquoted into a buffer,
+// numbers copied, every "id" counted. One Decoder is kept and Reset.
+func BenchmarkWalkJSONText(b *testing.B) {
+	buf := make([]byte, 0, 256)
+	var r bytes.Reader
+	dec := jsontext.NewDecoder(&r)
+	run := func(b *testing.B, docs [][]byte) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			r.Reset(docs[i%len(docs)])
+			dec.Reset(&r)
+			keys := 0
+			for {
+				var err error
+				switch dec.PeekKind() {
+				case '"':
+					var v jsontext.Value
+					if v, err = dec.ReadValue(); err == nil {
+						if string(v) == `"id"` {
+							keys++
+						}
+						buf, err = jsontext.AppendUnquote(buf[:0], v)
+					}
+				case '0':
+					var v jsontext.Value
+					if v, err = dec.ReadValue(); err == nil {
+						buf = append(buf[:0], v...)
+					}
+				default:
+					_, err = dec.ReadToken()
+				}
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if keys == 0 {
+				b.Fatal("not read")
+			}
+		}
+	}
+	b.Run("post.json", func(b *testing.B) {
+		post := postJSON(b)
+		b.SetBytes(int64(len(post)))
+		run(b, [][]byte{post})
+	})
+	b.Run("exchange.jsonl", func(b *testing.B) { run(b, corpusLines(b)) })
+}
