@@ -43,7 +43,8 @@ func machine() map[string]string {
 		first, _, _ := strings.Cut(string(out), "\n")
 		m["java"] = strings.TrimSpace(first)
 	}
-	for key, glob := range map[string]string{"tomcat": "/usr/share/java/tomcat10-embed-core-*.jar", "jackson": "/usr/share/java/jackson-databind-*.jar"} {
+	for key, glob := range map[string]string{"tomcat": "/usr/share/java/tomcat10-embed-core-*.jar", "jackson": "/usr/share/java/jackson-databind-*.jar",
+		"netty": "/usr/share/java/netty-transport-[0-9]*.jar"} {
 		if files, _ := filepath.Glob(glob); len(files) > 0 {
 			m[key] = files[0]
 		}
@@ -52,37 +53,67 @@ func machine() map[string]string {
 }
 
 func settings(c *Config) map[string]string {
+	sweep := fmt.Sprintf("off: Tomcat %s, Netty %s as given", settingName(tomcat, c.MaxThreads), settingName(netty, c.EventLoops))
+	if c.Sweep {
+		sweep = fmt.Sprintf("on: Tomcat maxThreads %s, Netty event loops %s, on scenarios %s; a fresh JVM per point, the points of a front end side by side, %s of warm-up each, then %s per scenario in %d alternating round(s)",
+			joinInts(c.SweepThreads), joinInts(c.SweepLoops), strings.Join(c.SweepScenarios, ", "), c.SweepWarmup, c.SweepDuration, c.SweepRounds)
+	}
+	var ps []string
+	for _, p := range pairs {
+		ps = append(ps, p.Label)
+	}
 	return map[string]string{
 		"N":              fmt.Sprint(c.Requests),
 		"DURATION":       c.Duration.String(),
 		"ROUNDS":         fmt.Sprint(c.Rounds),
-		"warmup":         c.Warmup.String() + " per server, keep-alive, 100 connections, corpus",
-		"parity_sample":  fmt.Sprint(c.ParityN),
-		"rate_factor":    fmt.Sprint(c.RateFactor),
+		"pairs":          strings.Join(ps, "; "),
+		"sweep":          sweep,
+		"warmup":         fmt.Sprintf("per server before round 1: %s of post.data with a connection per request, then %s of the corpus with keep-alive, 100 connections each (the JIT's warm-up; the parity requests come before it)", c.Warmup/2, c.Warmup),
+		"parity_sample":  fmt.Sprint(c.ParityN) + " requests, each pair's two servers",
+		"rate_factor":    fmt.Sprint(c.RateFactor) + " of the slower server of each pair in (b)",
 		"server_cpu":     fmt.Sprint(c.ServerCPU),
 		"heap":           c.Heap + " (Java -Xms=-Xmx; Go GOMEMLIMIT " + goMemLimit(c.Heap) + ")",
-		"cpu_count":      "1 each (GOMAXPROCS=1; -XX:ActiveProcessorCount=1)",
-		"max_bids":       fmt.Sprint(c.MaxBids) + " bid records at most, both servers",
-		"bid_ttl":        c.BidTTL + " (both servers: a run's records within it fit max_bids, so neither refuses bids for capacity)",
-		"clock_start":    c.ClockStart + " (both servers' clocks start there, inside testdata's week)",
+		"cpu_count":      "1 each (GOMAXPROCS=1; -XX:ActiveProcessorCount=1), every server pinned to the server CPU with taskset",
+		"max_bids":       fmt.Sprint(c.MaxBids) + " bid records at most, every server",
+		"bid_ttl":        c.BidTTL + " (every server: a run's records within it fit max_bids, so none refuses bids for capacity)",
+		"clock_start":    c.ClockStart + " (every server's clock starts there, inside testdata's week)",
 		"campaigns":      c.Campaigns,
 		"load_driver":    "loadgen's engine (package loadtest), in this process",
 		"latency_source": "HDR histograms, 1 µs–1 h, 3 significant digits",
+		"java_gc_log":    "-Xlog:gc:file=OUT/NAME-gc.log (pause events; counted per round)",
 	}
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 func notes(c *Config, r *Report) []string {
 	n := []string{
-		"Ratios are Go (PGO build) over Java, medians of alternating rounds; absolute figures drift on this shared machine, ratios taken in one run hold.",
+		"Two pairs ran in the same alternating rounds: idiomatic (dspd -http chi, net/http, against Tomcat with servlets: what each side writes by default) and fastest (dspd -http fasthttp against Netty: what each side reaches for when throughput is the goal). Ratios are Go over Java within a pair, medians of the rounds; absolute figures drift on this shared machine, ratios taken in one run hold.",
+		"The open loop (d) gives both servers of a pair the same offered rate: RATE_FACTOR of the slower of the two in (b). Each pair gets its own rate because the pairs' capacities differ: one rate for all four would leave the faster pair lightly loaded, or push the slower one past its capacity, and its latencies would then measure the queue, not the server. Compare latencies within a pair in (d); across pairs compare (b), (c) and (e).",
+		"Before every measurement the runner waits until every server on the server CPU is quiet (under 10% of a CPU over 250 ms, at most 30 s): a JVM keeps compiling for seconds after a warm-up or a new kind of load, and that CPU would otherwise be taken from whichever server is measured next. report.json gives each round's wait (quiet_wait_ms).",
 		"CPU µs/request is the server process's user+system CPU time (from /proc, all threads: GC and JIT included) over the requests it answered in the round.",
-		"Peak RSS is the process's VmHWM at the end of the run.",
+		"RSS in the scenario rows is the server's peak resident set during the round (VmHWM, reset through /proc/PID/clear_refs before each round); peak RSS in the server table is over the whole life, start and warm-up included.",
+		"GC counts and pauses are per round: the JVM's from -Xlog:gc (the collector's pause events, time to safepoint not included), Go's from go_gc_duration_seconds (its stop-the-world pauses; Go's concurrent marking runs beside the requests and shows in CPU µs/request, not as pause).",
 		"failed counts loadgen's failures as ab does; in the scenarios that replay post.data (which always bids) a Length failure is a no bid instead of a bid, in practice a timeout: the decision came later than tmax (120 ms) minus the 5 ms margin. report.json gives every round's status codes and errors by kind.",
-		"Both servers keep their books in memory (dspd runs with -state memory; the Java baseline has no other state): the comparison measures the two stacks, not a disk. make rate measures dspd's default disk state against memory.",
+		"Every server keeps its books in memory (dspd runs with -state memory; the Java baseline has no other state): the comparison measures the stacks, not a disk. make rate measures dspd's default disk state against memory.",
+		"Netty runs on its NIO transport: Debian's libnetty-java ships no native epoll library, and the start-up line says so.",
 		"The 2016 figures come from a different machine (i5, 4 cores) and naive ports; they are a labelled reference, not a ratio.",
-		"Every campaign of the comparison is pacing asap (testdata's campaigns name no pacing): the Java baseline does not pace (it reads pacing even as asap), so both servers make the same decisions; dspd's even pacing is measured by make pacing-sim.",
+		"Every campaign of the comparison is pacing asap (testdata's campaigns name no pacing): the Java baseline does not pace (it reads pacing even as asap), so every server makes the same decisions; dspd's even pacing is measured by make pacing-sim.",
+	}
+	n[1] = strings.Replace(n[1], "RATE_FACTOR", fmt.Sprintf("%.0f%%", c.RateFactor*100), 1)
+	if c.Sweep {
+		n = append(n, "The sweep picks each Java front end's setting by the geometric mean of its requests/s over the swept scenarios, setting aside points where more than 0.1% of requests failed; a few seconds per point on a shared machine, so margins of a few percent are noise and any of those points would do.")
 	}
 	if c.DspdNoPGOBin == "" {
-		n = append(n, "No cmd/dspd/default.pgo was present: the Go build ran without profile-guided optimisation only.")
+		n = append(n, "No build of dspd without PGO ran: both Go rows are the PGO build when cmd/dspd/default.pgo exists (the runtime table says which); make compare-java NOPGO=1 adds the chi front end built with -pgo=off, in no pair.")
+	} else {
+		n = append(n, "Go chi, no PGO is the chi front end built with -pgo=off, in no pair: it shows what profile-guided optimisation gives, and runs the idiomatic pair's open-loop rate.")
 	}
 	return n
 }

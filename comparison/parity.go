@@ -76,15 +76,15 @@ func checkParity(ctx context.Context, a, b *server, bodies [][]byte) error {
 	for i, body := range bodies {
 		oa, err := post(ctx, client, a.url(), body)
 		if err != nil {
-			return fmt.Errorf("request %d to %s: %w", i+1, a.Name, err)
+			return fmt.Errorf("request %d to %s: %w", i+1, a.name, err)
 		}
 		ob, err := post(ctx, client, b.url(), body)
 		if err != nil {
-			return fmt.Errorf("request %d to %s: %w", i+1, b.Name, err)
+			return fmt.Errorf("request %d to %s: %w", i+1, b.name, err)
 		}
 		if oa != ob {
 			return fmt.Errorf("the servers disagree on request %d of the corpus:\n  %s: %+v\n  %s: %+v\n  body: %s",
-				i+1, a.Name, oa, b.Name, ob, body)
+				i+1, a.name, oa, b.name, ob, body)
 		}
 	}
 	return nil

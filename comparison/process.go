@@ -17,32 +17,39 @@ import (
 	"github.com/recbid/dspd/internal/clock"
 )
 
-// server is one contender: a process pinned to the server CPU.
+// server is one running contender: a process pinned to the server CPU.
 type server struct {
-	Name    string // go, go-nopgo, java
-	Label   string // for tables and charts
-	addr    string
+	contender
 	cmd     *exec.Cmd
 	exited  chan error
+	env     []string // what start added to the environment
+	logPath string
+	gcLog   string        // a JVM's -Xlog:gc file; "" for Go
 	startup time.Duration // from process start to its first bid
+	peak    int64         // the largest VmHWM read before a reset
 }
 
-// start launches argv pinned to cpu and waits for its first bid on
-// post.data, timing it.
-func start(ctx context.Context, name, label, addr string, argv, env []string, cpu int, post []byte, logDir string) (*server, error) {
-	logFile, err := os.Create(filepath.Join(logDir, name+".log"))
+// start launches c pinned to cpu and waits for its first bid on post.data,
+// timing it. Its output goes to logDir/NAME.log.
+func start(ctx context.Context, cfg *Config, c contender, post []byte, gcLog string) (*server, error) {
+	argv, env := c.argv(cfg, gcLog)
+	logPath := filepath.Join(cfg.OutDir, c.name+".log")
+	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"-c", strconv.Itoa(cpu)}, argv...)
+	if gcLog != "" {
+		_ = os.Remove(gcLog) // the JVM appends to rotated files; start afresh
+	}
+	args := append([]string{"-c", strconv.Itoa(cfg.ServerCPU)}, argv...)
 	cmd := exec.Command("taskset", args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	s := &server{Name: name, Label: label, addr: addr, cmd: cmd, exited: make(chan error, 1)}
+	s := &server{contender: c, cmd: cmd, env: env, exited: make(chan error, 1), logPath: logPath, gcLog: gcLog}
 	began := time.Now()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
-		return nil, fmt.Errorf("start %s: %w", name, err)
+		return nil, fmt.Errorf("start %s: %w", c.name, err)
 	}
 	go func() { s.exited <- cmd.Wait(); logFile.Close() }()
 
@@ -54,7 +61,7 @@ func start(ctx context.Context, name, label, addr string, argv, env []string, cp
 		}
 		select {
 		case err := <-s.exited:
-			return nil, fmt.Errorf("%s exited before its first bid (%v); see %s", name, err, logFile.Name())
+			return nil, fmt.Errorf("%s exited before its first bid (%v); see %s", c.name, err, logPath)
 		case <-ctx.Done():
 			s.stop()
 			return nil, ctx.Err()
@@ -62,9 +69,14 @@ func start(ctx context.Context, name, label, addr string, argv, env []string, cp
 		}
 		if time.Now().After(deadline) {
 			s.stop()
-			return nil, fmt.Errorf("%s gave no bid within 3 minutes; see %s", name, logFile.Name())
+			return nil, fmt.Errorf("%s gave no bid within 3 minutes; see %s", c.name, logPath)
 		}
 	}
+}
+
+// command is how s was started, for the report.
+func (s *server) command() (argv, env string) {
+	return strings.Join(s.cmd.Args, " "), strings.Join(s.env, " ")
 }
 
 var quickClient = &http.Client{Timeout: 2 * time.Second}
@@ -96,9 +108,11 @@ func (s *server) stop() error {
 		return err
 	case <-time.After(20 * time.Second):
 		_ = s.cmd.Process.Kill()
-		return errors.New(s.Name + " did not stop within 20 s of SIGTERM")
+		return errors.New(s.name + " did not stop within 20 s of SIGTERM")
 	}
 }
+
+func (s *server) pid() int { return s.cmd.Process.Pid }
 
 // clockTicks is the kernel's USER_HZ, the unit of CPU times in /proc.
 var clockTicks = func() int64 {
@@ -112,7 +126,7 @@ var clockTicks = func() int64 {
 // cpuTime returns the user plus system CPU time of the process, all its
 // threads, from /proc/PID/stat.
 func (s *server) cpuTime() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid()))
 	if err != nil {
 		return 0, err
 	}
@@ -132,17 +146,260 @@ func (s *server) cpuTime() (time.Duration, error) {
 	return clock.Milliseconds((utime + stime) * 1000 / clockTicks), nil
 }
 
-// peakRSS returns the process's peak resident set size (VmHWM) in bytes.
-func (s *server) peakRSS() (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+// status reads one "Name: value" field of /proc/PID/status.
+func (s *server) status(field string) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid()))
+	if err != nil {
+		return "", err
+	}
+	return statusField(string(b), field)
+}
+
+func statusField(status, field string) (string, error) {
+	for _, line := range strings.Split(status, "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			return strings.TrimSpace(rest), nil
+		}
+	}
+	return "", fmt.Errorf("no %s in /proc status", field)
+}
+
+// kbField reads a "NNN kB" field of /proc/PID/status in bytes.
+func (s *server) kbField(field string) (int64, error) {
+	v, err := s.status(field)
 	if err != nil {
 		return 0, err
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb * 1024, err
+	kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(v, "kB")), 10, 64)
+	return kb * 1024, err
+}
+
+// resetPeak starts a new peak-RSS window: it keeps the peak so far and
+// asks the kernel to reset VmHWM to the current RSS (clear_refs 5). It
+// reports whether the reset took.
+func (s *server) resetPeak() bool {
+	if hwm, err := s.kbField("VmHWM"); err == nil {
+		s.peak = max(s.peak, hwm)
+	}
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.pid()), []byte("5"), 0) == nil
+}
+
+// windowPeak is the peak RSS since resetPeak (or, when the reset failed,
+// the RSS now).
+func (s *server) windowPeak(reset bool) int64 {
+	field := "VmHWM"
+	if !reset {
+		field = "VmRSS"
+	}
+	v, _ := s.kbField(field)
+	return v
+}
+
+// peakRSS is the process's peak resident set over its whole life.
+func (s *server) peakRSS() int64 {
+	hwm, _ := s.kbField("VmHWM")
+	return max(s.peak, hwm)
+}
+
+func (s *server) threads() int {
+	v, _ := s.status("Threads")
+	n, _ := strconv.Atoi(v)
+	return n
+}
+
+// gcStats returns the collections so far: a JVM's from its -Xlog:gc file,
+// dspd's from its admin listener's metrics.
+func (s *server) gcStats(ctx context.Context) (GCStats, error) {
+	if s.lang == "java" {
+		if s.gcLog == "" {
+			return GCStats{}, errors.New("no GC log")
+		}
+		b, err := os.ReadFile(s.gcLog)
+		if err != nil {
+			return GCStats{}, err
+		}
+		return parseJavaGCLog(string(b)), nil
+	}
+	text, err := s.metrics(ctx)
+	if err != nil {
+		return GCStats{}, err
+	}
+	return parseGoGCMetrics(text)
+}
+
+// metrics fetches dspd's Prometheus text from its admin listener.
+func (s *server) metrics(ctx context.Context) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.admin+"/metrics", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := quickClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(resp.Body); err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("metrics: %s", resp.Status)
+	}
+	return b.String(), nil
+}
+
+// parseJavaGCLog counts the pauses of a unified JVM log of the gc tag
+// (-Xlog:gc), lines such as
+//
+//	[3.021s][info][gc] GC(4) Pause Young (Allocation Failure) 275M->9M(981M) 2.512ms
+func parseJavaGCLog(log string) GCStats {
+	var st GCStats
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, "[gc]") || !strings.Contains(line, " Pause ") {
+			continue
+		}
+		f := strings.Fields(line)
+		ms, ok := strings.CutSuffix(f[len(f)-1], "ms")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(ms, 64)
+		if err != nil {
+			continue
+		}
+		st.Count++
+		st.PauseMs += v
+	}
+	return st
+}
+
+// javaGCName reads the collector a JVM names in its log ("Using Parallel").
+func javaGCName(log string) string {
+	for _, line := range strings.Split(log, "\n") {
+		if _, after, ok := strings.Cut(line, "[gc] Using "); ok {
+			return strings.TrimSpace(after)
 		}
 	}
-	return 0, errors.New("no VmHWM in /proc status")
+	return ""
+}
+
+// parseGoGCMetrics reads the count and sum of go_gc_duration_seconds, the
+// stop-the-world pauses of Go's collections.
+func parseGoGCMetrics(text string) (GCStats, error) {
+	var st GCStats
+	var found int
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			continue
+		}
+		switch f[0] {
+		case "go_gc_duration_seconds_count":
+			st.Count = int64(v)
+			found++
+		case "go_gc_duration_seconds_sum":
+			st.PauseMs = v * 1000
+			found++
+		}
+	}
+	if found != 2 {
+		return GCStats{}, errors.New("no go_gc_duration_seconds in the metrics")
+	}
+	return st, nil
+}
+
+// metricValue reads an unlabelled gauge from Prometheus text.
+func metricValue(text, name string) (float64, bool) {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, name+" "); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+// cpuReader is what settle watches: a process's CPU time so far.
+type cpuReader interface {
+	cpuTime() (time.Duration, error)
+}
+
+// Quiet: a server is quiet when it used at most quietShare of a CPU over a
+// window of quietWindow; settle waits at most quietLimit for every server
+// to be.
+const (
+	quietWindow = 250 * time.Millisecond
+	quietShare  = 0.1
+	quietLimit  = 30 * time.Second
+)
+
+// settle waits until every process on the server CPU is quiet, so that no
+// measurement shares the CPU with another server's leftover work: a JVM
+// goes on compiling for seconds after a warm-up or a new kind of load ends
+// (its JIT's queue), and would take that CPU from whichever server is
+// measured next. It returns how long it waited; after limit it gives up
+// and measures anyway. wait blocks for a window (time.Sleep in the runner,
+// a fake clock in tests).
+func settle(ctx context.Context, procs []cpuReader, window, limit time.Duration, share float64,
+	wait func(context.Context, time.Duration) error) (time.Duration, error) {
+	var waited time.Duration
+	before := make([]time.Duration, len(procs))
+	read := func(into []time.Duration) error {
+		for i, p := range procs {
+			t, err := p.cpuTime()
+			if err != nil {
+				return err
+			}
+			into[i] = t
+		}
+		return nil
+	}
+	if err := read(before); err != nil {
+		return 0, err
+	}
+	after := make([]time.Duration, len(procs))
+	for waited < limit {
+		if err := wait(ctx, window); err != nil {
+			return waited, err
+		}
+		waited += window
+		if err := read(after); err != nil {
+			return waited, err
+		}
+		busy := false
+		for i := range procs {
+			if float64(after[i]-before[i]) > share*float64(window) {
+				busy = true
+			}
+		}
+		if !busy {
+			return waited, nil
+		}
+		copy(before, after)
+	}
+	return waited, nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// settleAll waits for every server to be quiet, see settle.
+func settleAll(ctx context.Context, servers []*server) (time.Duration, error) {
+	procs := make([]cpuReader, len(servers))
+	for i, s := range servers {
+		procs[i] = s
+	}
+	return settle(ctx, procs, quietWindow, quietLimit, quietShare, sleepCtx)
 }

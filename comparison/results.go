@@ -1,6 +1,8 @@
 package comparison
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -17,6 +19,16 @@ type Sample struct {
 	P999              float64 `json:"p99_9_ms"`
 	Max               float64 `json:"max_ms"`
 	CPUMicrosPerReq   float64 `json:"cpu_us_per_request"` // server user+system CPU per request
+	// RSSBytes is the server's peak resident set during the round (the
+	// kernel's VmHWM, reset before the round through /proc/PID/clear_refs).
+	RSSBytes int64 `json:"rss_peak_bytes"`
+	// GC collections and their stop-the-world pause time during the round:
+	// Go's from its go_gc_duration_seconds series, Java's from -Xlog:gc.
+	GCCount   int64   `json:"gc_count"`
+	GCPauseMs float64 `json:"gc_pause_ms"`
+	// QuietWaitMs is how long the round waited, before it began, for every
+	// server on the server CPU to go quiet (see settle).
+	QuietWaitMs float64 `json:"quiet_wait_ms"`
 	// StatusCodes and Errors (by kind, as loadgen counts them) explain the
 	// failures: a Length failure is an answer of another length than the
 	// first, e.g. a no bid (204) where the scenario's request always bids.
@@ -43,21 +55,231 @@ type ScenarioResult struct {
 	Key         string             `json:"key"`
 	Short       string             `json:"short"`
 	Description string             `json:"description"`
-	TargetRate  float64            `json:"target_rate,omitempty"`
 	Servers     map[string]*Series `json:"servers"`
-	// GoOverJava holds the ratios of the Go (PGO) medians to Java's.
-	GoOverJava map[string]float64 `json:"go_over_java"`
+	// TargetRates are the open loop's offered rates by pair (scenario d
+	// only), RateBasis says where each came from.
+	TargetRates map[string]float64 `json:"target_rates,omitempty"`
+	RateBasis   map[string]string  `json:"rate_basis,omitempty"`
+	// Ratios are Go's medians over Java's, by pair and figure.
+	Ratios map[string]map[string]float64 `json:"go_over_java"`
 }
 
-// ServerInfo describes one contender.
+// GCStats counts collections and their pauses.
+type GCStats struct {
+	Count   int64   `json:"count"`
+	PauseMs float64 `json:"pause_ms"`
+}
+
+func (a GCStats) minus(b GCStats) GCStats {
+	return GCStats{Count: a.Count - b.Count, PauseMs: a.PauseMs - b.PauseMs}
+}
+
+// Runtime is what a Java or Go engineer checks first about a server's
+// runtime.
+type Runtime struct {
+	Version     string `json:"version"`                // go1.26.8; 17.0.15+6-Debian-1deb12u1
+	Heap        string `json:"heap"`                   // -Xms1g -Xmx1g; GOMEMLIMIT=1GiB
+	GC          string `json:"gc"`                     // the collector
+	GOMAXPROCS  int    `json:"gomaxprocs,omitempty"`   // as the running server reports it
+	PGO         string `json:"pgo,omitempty"`          // on (profile) or off, from the binary's build info
+	CommandLine string `json:"command_line,omitempty"` // the JVM's, from /proc
+	JVMFlags    string `json:"jvm_flags,omitempty"`    // jcmd VM.flags: the flags in force, ergonomic ones included
+	Transport   string `json:"transport,omitempty"`    // the HTTP server's I/O model
+	GCLog       string `json:"gc_log,omitempty"`
+}
+
+// ServerInfo describes one server of the headline rounds.
 type ServerInfo struct {
-	Name           string  `json:"name"`
-	Label          string  `json:"label"`
+	Name     string `json:"name"`
+	Label    string `json:"label"`
+	Lang     string `json:"lang"`
+	Front    string `json:"front"`
+	Pair     string `json:"pair,omitempty"`
+	RatePair string `json:"rate_pair"`
+	// Setting is a Java front end's thread setting (Tomcat's maxThreads,
+	// Netty's event loops) and SettingFrom says how it was chosen.
+	Setting        string  `json:"setting,omitempty"`
+	SettingFrom    string  `json:"setting_from,omitempty"`
 	Command        string  `json:"command"`
 	Env            string  `json:"env"`
 	StartupMs      float64 `json:"startup_to_first_bid_ms"`
+	StartupLine    string  `json:"startup_line,omitempty"`
+	Runtime        Runtime `json:"runtime"`
 	PeakRSSBytes   int64   `json:"peak_rss_bytes"`
+	Threads        int     `json:"threads_at_end"`
+	GC             GCStats `json:"gc_total"` // over the process's life: start, parity, warm-up, every round
 	StoppedCleanly bool    `json:"stopped_cleanly"`
+}
+
+// legend names a server with its setting, for charts.
+func (s ServerInfo) legend() string {
+	if s.Setting != "" {
+		return s.Label + " (" + s.Setting + ")"
+	}
+	return s.Label
+}
+
+// Sweep is one Java front end's settings tried on a few scenarios.
+type Sweep struct {
+	Front     string       `json:"front"` // tomcat, netty
+	Param     string       `json:"param"` // maxThreads, event loops
+	Scenarios []string     `json:"scenarios"`
+	Rounds    int          `json:"rounds"`   // alternating rounds over the points
+	Warmup    string       `json:"warmup"`   // per point, before measuring
+	Duration  string       `json:"duration"` // of each measurement
+	Points    []SweepPoint `json:"points"`
+	Chosen    int          `json:"chosen"` // the value of the chosen point
+	Reason    string       `json:"reason"`
+}
+
+// SweepPoint is one setting of a sweep, on a fresh JVM.
+type SweepPoint struct {
+	Value     int                 `json:"value"`
+	Samples   map[string]Sample   `json:"samples"` // by scenario key, the medians of the rounds
+	Rounds    map[string][]Sample `json:"rounds,omitempty"`
+	Score     float64             `json:"score"` // geometric mean of the scenarios' requests/s
+	StartupMs float64             `json:"startup_to_first_bid_ms"`
+}
+
+func (p SweepPoint) failed() int64 {
+	var n int64
+	for _, s := range p.Samples {
+		n += s.Failed
+	}
+	return n
+}
+
+// maxFailedShare is the share of failed requests above which a sweep
+// point is set aside: a setting that breaks under the load (timeouts,
+// refused connections), as opposed to the odd request caught in a GC pause.
+const maxFailedShare = 0.001
+
+// failing tells whether more than maxFailedShare of the point's requests
+// failed.
+func (p SweepPoint) failing() bool {
+	var n, failed int64
+	for _, s := range p.Samples {
+		n += s.Complete
+		failed += s.Failed
+	}
+	return failed > 0 && float64(failed) > maxFailedShare*float64(n)
+}
+
+// score is the geometric mean of the requests/s of the given scenarios: a
+// setting must be good on all of them, and no scenario dominates for its
+// scale.
+func score(samples map[string]Sample, keys []string) float64 {
+	if len(keys) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, k := range keys {
+		s, ok := samples[k]
+		if !ok || s.RequestsPerSecond <= 0 {
+			return 0
+		}
+		sum += math.Log(s.RequestsPerSecond)
+	}
+	return math.Exp(sum / float64(len(keys)))
+}
+
+// pickBest chooses the point with the highest score among those whose
+// failures stay under maxFailedShare (among all when none does), the first
+// of equal scores, and says why.
+func pickBest(param string, points []SweepPoint) (int, string) {
+	if len(points) == 0 {
+		return -1, "no points"
+	}
+	clean := 0
+	for _, p := range points {
+		if !p.failing() {
+			clean++
+		}
+	}
+	best, next := -1, -1
+	for i, p := range points {
+		if clean > 0 && p.failing() {
+			continue
+		}
+		switch {
+		case best < 0 || p.Score > points[best].Score:
+			best, next = i, best
+		case next < 0 || p.Score > points[next].Score:
+			next = i
+		}
+	}
+	b := points[best]
+	why := fmt.Sprintf("%s %d: the highest geometric mean of requests/s (%.0f)", param, b.Value, b.Score)
+	if next >= 0 && points[next].Score > 0 {
+		why += fmt.Sprintf(", %.1f%% above the next best (%s %d, %.0f)", (b.Score/points[next].Score-1)*100,
+			param, points[next].Value, points[next].Score)
+	}
+	if dropped := len(points) - clean; clean > 0 && dropped > 0 {
+		why += fmt.Sprintf("; %d point(s) with more than %g%% of requests failed set aside", dropped, maxFailedShare*100)
+	}
+	if clean == 0 {
+		why += fmt.Sprintf("; every point had more than %g%% of requests failed", maxFailedShare*100)
+	}
+	return best, why
+}
+
+// openRates gives each pair's open loop its offered rate: rateFactor of the
+// slower of the pair's two servers in (b), rounded down to 100 requests/s,
+// so that both servers of a pair get the same load and neither is pushed
+// past what it sustains.
+func openRates(b *ScenarioResult, servers []ServerInfo, rateFactor float64) (map[string]float64, map[string]string, error) {
+	label := map[string]string{}
+	for _, s := range servers {
+		label[s.Name] = s.Label
+	}
+	rates, basis := map[string]float64{}, map[string]string{}
+	for _, p := range pairs {
+		g, j := b.Servers[p.Go], b.Servers[p.Java]
+		if g == nil || j == nil {
+			return nil, nil, fmt.Errorf("scenario d needs %s's and %s's capacity from scenario b", p.Go, p.Java)
+		}
+		slower, rps := p.Java, j.Median.RequestsPerSecond
+		if g.Median.RequestsPerSecond < rps {
+			slower, rps = p.Go, g.Median.RequestsPerSecond
+		}
+		rates[p.Key] = math.Floor(rps*rateFactor/100) * 100
+		basis[p.Key] = fmt.Sprintf("%.0f%% of %s's %.0f req/s in (b), the slower of the pair", rateFactor*100, label[slower], rps)
+		if rates[p.Key] <= 0 {
+			return nil, nil, fmt.Errorf("scenario b measured no capacity for the %s pair", p.Key)
+		}
+	}
+	return rates, basis, nil
+}
+
+// Warmth compares a server's first round of a scenario with its later
+// ones: a JVM still compiling in round 1 shows as a ratio under 1.
+type Warmth struct {
+	Server          string  `json:"server"`
+	Scenario        string  `json:"scenario"`
+	Round1          float64 `json:"round1_requests_per_second"`
+	Later           float64 `json:"later_median_requests_per_second"`
+	Round1OverLater float64 `json:"round1_over_later"`
+}
+
+// warmth lists, for every server and scenario with two rounds or more,
+// round 1's requests/s over the median of the later rounds'.
+func warmth(servers []ServerInfo, scenarios []*ScenarioResult) []Warmth {
+	var out []Warmth
+	for _, sc := range scenarios {
+		for _, s := range servers {
+			series := sc.Servers[s.Name]
+			if series == nil || len(series.Rounds) < 2 {
+				continue
+			}
+			later := median(series.Rounds[1:]).RequestsPerSecond
+			w := Warmth{Server: s.Name, Scenario: sc.Key, Round1: series.Rounds[0].RequestsPerSecond, Later: later}
+			if later > 0 {
+				w.Round1OverLater = w.Round1 / later
+			}
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Report is the whole comparison, as report.json holds it.
@@ -66,8 +288,11 @@ type Report struct {
 	Took      string            `json:"took"`
 	Machine   map[string]string `json:"machine"`
 	Settings  map[string]string `json:"settings"`
+	Pairs     []Pair            `json:"pairs"`
+	Sweeps    []*Sweep          `json:"sweeps,omitempty"`
 	Servers   []ServerInfo      `json:"servers"`
 	Scenarios []*ScenarioResult `json:"scenarios"`
+	Warmth    []Warmth          `json:"round1_vs_later,omitempty"`
 	Reference Reference2016     `json:"reference_2016"`
 	Notes     []string          `json:"notes"`
 }
@@ -110,6 +335,9 @@ func median(rounds []Sample) Sample {
 		P999:              pick(func(s Sample) float64 { return s.P999 }),
 		Max:               pick(func(s Sample) float64 { return s.Max }),
 		CPUMicrosPerReq:   pick(func(s Sample) float64 { return s.CPUMicrosPerReq }),
+		RSSBytes:          int64(pick(func(s Sample) float64 { return float64(s.RSSBytes) })),
+		GCCount:           int64(pick(func(s Sample) float64 { return float64(s.GCCount) })),
+		GCPauseMs:         pick(func(s Sample) float64 { return s.GCPauseMs }),
 	}
 }
 
@@ -127,5 +355,21 @@ func ratios(a, b Sample) map[string]float64 {
 		"p99":                 div(a.P99, b.P99),
 		"p99_9":               div(a.P999, b.P999),
 		"cpu_us_per_request":  div(a.CPUMicrosPerReq, b.CPUMicrosPerReq),
+		"rss":                 div(float64(a.RSSBytes), float64(b.RSSBytes)),
+	}
+}
+
+// summarize fills in a scenario's medians and each pair's ratios from its
+// rounds.
+func (sc *ScenarioResult) summarize() {
+	for _, series := range sc.Servers {
+		series.Median = median(series.Rounds)
+	}
+	sc.Ratios = map[string]map[string]float64{}
+	for _, p := range pairs {
+		g, j := sc.Servers[p.Go], sc.Servers[p.Java]
+		if g != nil && j != nil {
+			sc.Ratios[p.Key] = ratios(g.Median, j.Median)
+		}
 	}
 }

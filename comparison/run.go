@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/recbid/dspd/loadtest"
@@ -32,14 +30,32 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	in := inputs{cfg: &cfg, post: [][]byte{post}, corpus: corpus}
+	rep := &Report{Started: began.UTC(), Machine: machine(), Reference: reference2016, Settings: settings(&cfg), Pairs: pairs}
 
-	rep := &Report{Started: began.UTC(), Machine: machine(), Reference: reference2016, Settings: settings(&cfg)}
-	servers, err := startAll(ctx, &cfg, post, rep)
+	maxThreads, eventLoops := cfg.MaxThreads, cfg.EventLoops
+	from := map[string]string{tomcat: "given (-max-threads; the sweep was skipped)", netty: "given (-event-loops; the sweep was skipped)"}
+	if cfg.Sweep {
+		sweeps, err := runSweeps(ctx, &cfg, in, post)
+		if err != nil {
+			return nil, err
+		}
+		rep.Sweeps = sweeps
+		for _, sw := range sweeps {
+			from[sw.Front] = "the sweep: " + sw.Reason
+			if sw.Front == tomcat {
+				maxThreads = sw.Chosen
+			} else {
+				eventLoops = sw.Chosen
+			}
+		}
+	}
+
+	servers, err := startAll(ctx, &cfg, post, rep, headline(&cfg, maxThreads, eventLoops), from)
 	defer func() {
 		for _, s := range servers {
 			err := s.stop()
 			for i := range rep.Servers {
-				if rep.Servers[i].Name == s.Name {
+				if rep.Servers[i].Name == s.name {
 					rep.Servers[i].StoppedCleanly = err == nil
 				}
 			}
@@ -50,65 +66,109 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	byName := map[string]*server{}
 	for _, s := range servers {
-		byName[s.Name] = s
+		byName[s.name] = s
 	}
 
 	n := min(cfg.ParityN, len(corpus))
-	cfg.Log("checking parity on %d requests of %s", n, cfg.Corpus)
-	if err := checkParity(ctx, byName["go"], byName["java"], corpus[:n]); err != nil {
-		return nil, fmt.Errorf("parity check failed, not measuring: %w", err)
+	for _, p := range pairs {
+		cfg.Log("checking parity of %s and %s on %d requests of %s", p.Go, p.Java, n, cfg.Corpus)
+		if err := checkParity(ctx, byName[p.Go], byName[p.Java], corpus[:n]); err != nil {
+			return nil, fmt.Errorf("parity check failed, not measuring: %w", err)
+		}
 	}
 
 	for _, s := range servers {
-		cfg.Log("warming up %s for %s", s.Name, cfg.Warmup)
-		if _, err := loadtest.Run(ctx, loadtest.Config{URL: s.url(), Duration: cfg.Warmup, Concurrency: 100,
-			KeepAlive: true, Bodies: corpus, ContentType: formType, VariableLength: true}); err != nil {
-			return nil, fmt.Errorf("warm-up of %s: %w", s.Name, err)
+		cfg.Log("warming up %s: %s of a connection per request, then %s of keep-alive", s.name, cfg.Warmup/2, cfg.Warmup)
+		if err := warmUpConnections(ctx, s, cfg.Warmup/2, in.post); err != nil {
+			return nil, err
+		}
+		if err := warmUp(ctx, s, cfg.Warmup, corpus); err != nil {
+			return nil, err
+		}
+		// Its JIT's queue drains before the next server's warm-up, not during it.
+		if _, err := settleAll(ctx, servers); err != nil {
+			return nil, err
 		}
 	}
 
 	for _, sc := range scenarios {
+		res := &ScenarioResult{Key: sc.Key, Short: sc.Short, Servers: map[string]*Series{}}
 		if sc.Key == "d" {
 			b := rep.scenario("b")
-			if b == nil || b.Servers["java"] == nil {
-				return nil, errors.New("scenario d needs Java's capacity from scenario b")
+			if b == nil {
+				return nil, errors.New("scenario d needs the capacities of scenario b")
 			}
-			in.openRate = float64(int(b.Servers["java"].Median.RequestsPerSecond*cfg.RateFactor/100)) * 100
+			if res.TargetRates, res.RateBasis, err = openRates(b, rep.Servers, cfg.RateFactor); err != nil {
+				return nil, err
+			}
 		}
-		res := &ScenarioResult{Key: sc.Key, Short: sc.Short, Description: sc.describe(in), Servers: map[string]*Series{}}
-		if sc.Key == "d" {
-			res.TargetRate = in.openRate
-		}
+		res.Description = sc.describe(&cfg, res.TargetRates)
 		runs := map[string][]*loadtest.Result{}
 		for round := range cfg.Rounds {
 			for _, s := range rotate(servers, round) {
-				cfg.Log("scenario %s, round %d/%d: %s", sc.Key, round+1, cfg.Rounds, s.Name)
-				sample, lr, err := measure(ctx, s, sc.load(s.url(), in))
+				in.openRate = res.TargetRates[s.ratePair]
+				cfg.Log("scenario %s, round %d/%d: %s", sc.Key, round+1, cfg.Rounds, s.name)
+				quiet, err := settleAll(ctx, servers)
 				if err != nil {
-					return nil, fmt.Errorf("scenario %s on %s: %w", sc.Key, s.Name, err)
+					return nil, err
 				}
-				if res.Servers[s.Name] == nil {
-					res.Servers[s.Name] = &Series{}
+				if quiet > time.Second {
+					cfg.Log("  waited %.1f s for the server CPU to go quiet", quiet.Seconds())
 				}
-				res.Servers[s.Name].Rounds = append(res.Servers[s.Name].Rounds, sample)
-				runs[s.Name] = append(runs[s.Name], lr)
-				cfg.Log("  %.0f req/s, p99 %.2f ms, %.1f µs CPU/request, %d failed %v, statuses %v", sample.RequestsPerSecond,
-					sample.P99, sample.CPUMicrosPerReq, sample.Failed, sample.Errors, sample.StatusCodes)
+				sample, lr, err := measure(ctx, s, sc.load(s.url(), in))
+				sample.QuietWaitMs = float64(quiet.Milliseconds())
+				if err != nil {
+					return nil, fmt.Errorf("scenario %s on %s: %w", sc.Key, s.name, err)
+				}
+				if res.Servers[s.name] == nil {
+					res.Servers[s.name] = &Series{}
+				}
+				res.Servers[s.name].Rounds = append(res.Servers[s.name].Rounds, sample)
+				runs[s.name] = append(runs[s.name], lr)
+				cfg.Log("  %.0f req/s, p99 %.2f ms, %.1f µs CPU/request, %d GCs, %d failed %v, statuses %v", sample.RequestsPerSecond,
+					sample.P99, sample.CPUMicrosPerReq, sample.GCCount, sample.Failed, sample.Errors, sample.StatusCodes)
 			}
 		}
+		res.summarize()
 		for name, series := range res.Servers {
-			series.Median = median(series.Rounds)
 			series.Curve = curve(runs[name])
 		}
-		res.GoOverJava = ratios(res.Servers["go"].Median, res.Servers["java"].Median)
 		rep.Scenarios = append(rep.Scenarios, res)
 	}
 	for i, s := range servers {
-		rep.Servers[i].PeakRSSBytes, _ = s.peakRSS()
+		rep.Servers[i].PeakRSSBytes = s.peakRSS()
+		rep.Servers[i].Threads = s.threads()
+		rep.Servers[i].GC, _ = s.gcStats(ctx)
 	}
+	rep.Warmth = warmth(rep.Servers, rep.Scenarios)
 	rep.Took = time.Since(began).Round(time.Second).String()
 	rep.Notes = notes(&cfg, rep)
 	return rep, nil
+}
+
+// warmUp gives s unmeasured load: the corpus, keep-alive, 100 connections.
+func warmUp(ctx context.Context, s *server, d time.Duration, corpus [][]byte) error {
+	if _, err := loadtest.Run(ctx, loadtest.Config{URL: s.url(), Duration: d, Concurrency: 100,
+		KeepAlive: true, Bodies: corpus, ContentType: formType, VariableLength: true}); err != nil {
+		return fmt.Errorf("warm-up of %s: %w", s.name, err)
+	}
+	return nil
+}
+
+// warmUpConnections gives s unmeasured load of scenario (a)'s shape, a
+// new connection per request: the accept, connection set-up and close
+// paths are code a JIT compiles only when they run, and keep-alive load
+// never runs them (a fresh Netty takes some 40,000 such requests to reach
+// its pace).
+func warmUpConnections(ctx context.Context, s *server, d time.Duration, post [][]byte) error {
+	if d <= 0 {
+		return nil
+	}
+	if _, err := loadtest.Run(ctx, loadtest.Config{URL: s.url(), Duration: d, Concurrency: 100,
+		Bodies: post, ContentType: formType}); err != nil {
+		return fmt.Errorf("warm-up of %s: %w", s.name, err)
+	}
+	return nil
 }
 
 func (r *Report) scenario(key string) *ScenarioResult {
@@ -127,8 +187,11 @@ func rotate(servers []*server, round int) []*server {
 	return append(append([]*server{}, servers[k:]...), servers[:k]...)
 }
 
-// measure runs one load against s and reads the server's CPU time around it.
+// measure runs one load against s and reads the server's CPU time, peak
+// RSS and collections around it.
 func measure(ctx context.Context, s *server, lc loadtest.Config) (Sample, *loadtest.Result, error) {
+	reset := s.resetPeak()
+	gcBefore, gcErr := s.gcStats(ctx)
 	before, err := s.cpuTime()
 	if err != nil {
 		return Sample{}, nil, err
@@ -146,6 +209,11 @@ func measure(ctx context.Context, s *server, lc loadtest.Config) (Sample, *loadt
 		P50: res.Latency.P50, P90: res.Latency.P90, P99: res.Latency.P99, P999: res.Latency.P999, Max: res.Latency.Max,
 		StatusCodes: res.StatusCodes, Errors: map[string]int64{},
 	}
+	if gcAfter, err := s.gcStats(ctx); gcErr == nil && err == nil {
+		d := gcAfter.minus(gcBefore)
+		sample.GCCount, sample.GCPauseMs = d.Count, d.PauseMs
+	}
+	sample.RSSBytes = s.windowPeak(reset)
 	for k, n := range res.Errors {
 		if n > 0 {
 			sample.Errors[k] = n
@@ -188,53 +256,29 @@ func readLines(path string) ([][]byte, error) {
 	return out, nil
 }
 
-// startAll starts every contender pinned to the server CPU. (The load
-// driver, this process, is pinned by its caller: make runs it under taskset.)
-func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report) ([]*server, error) {
-	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
-	goEnv := []string{"GOMAXPROCS=1", "GOMEMLIMIT=" + goMemLimit(cfg.Heap)}
-	// The same contract settings for every server.
-	common := []string{"-campaigns", cfg.Campaigns, "-seat", "dsp", "-public-url", "http://127.0.0.1:9090",
-		"-max-bids", fmt.Sprint(cfg.MaxBids), "-bid-ttl", cfg.BidTTL, "-clock-start", cfg.ClockStart}
-	dspd := func(bin, addr, admin string) []string {
-		return append(append([]string{abs(bin), "-addr", addr, "-admin", admin}, common...), "-log-level", "warn", "-state", "memory")
-	}
-	type spec struct {
-		name, label, addr string
-		argv, env         []string
-	}
-	specs := []spec{
-		{"go", "Go (dspd)", "127.0.0.1:19301", dspd(cfg.DspdBin, "127.0.0.1:19301", "127.0.0.1:19401"), goEnv},
-		{"java", "Java (Tomcat)", "127.0.0.1:19303", append([]string{abs(cfg.JavaRun), "-addr", "127.0.0.1:19303"}, common...),
-			[]string{"JAVA_HEAP=" + cfg.Heap, "JAVA_OPTS=-XX:ActiveProcessorCount=1"}},
-	}
-	if cfg.DspdNoPGOBin != "" {
-		specs = append(specs, spec{"go-nopgo", "Go (dspd, no PGO)", "127.0.0.1:19302",
-			dspd(cfg.DspdNoPGOBin, "127.0.0.1:19302", "127.0.0.1:19402"), goEnv})
-	}
+// startAll starts every contender pinned to the server CPU and describes
+// it. (The load driver, this process, is pinned by its caller: make runs it
+// under taskset.)
+func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report, cs []contender, from map[string]string) ([]*server, error) {
 	var servers []*server
-	for _, sp := range specs {
-		cfg.Log("starting %s", sp.name)
-		s, err := start(ctx, sp.name, sp.label, sp.addr, sp.argv, sp.env, cfg.ServerCPU, post, cfg.OutDir)
+	for _, c := range cs {
+		cfg.Log("starting %s", c.name)
+		gcLog := ""
+		if c.lang == "java" {
+			gcLog = gcLogPath(cfg.OutDir, c.name)
+		}
+		s, err := start(ctx, cfg, c, post, gcLog)
 		if err != nil {
 			return servers, err
 		}
 		servers = append(servers, s)
-		rep.Servers = append(rep.Servers, ServerInfo{Name: sp.name, Label: sp.label,
-			Command: "taskset -c " + fmt.Sprint(cfg.ServerCPU) + " " + strings.Join(sp.argv, " "),
-			Env:     strings.Join(sp.env, " "), StartupMs: float64(s.startup.Microseconds()) / 1000})
-		cfg.Log("  %s answered its first bid %.0f ms after it was started", sp.name, float64(s.startup.Milliseconds()))
+		argv, env := s.command()
+		info := ServerInfo{Name: c.name, Label: c.label, Lang: c.lang, Front: c.front, Pair: c.pair, RatePair: c.ratePair,
+			Setting: settingName(c.front, c.setting), SettingFrom: from[c.front],
+			Command: argv, Env: env, StartupMs: float64(s.startup.Microseconds()) / 1000}
+		info.Runtime, info.StartupLine = describeRuntime(ctx, cfg, s)
+		rep.Servers = append(rep.Servers, info)
+		cfg.Log("  %s answered its first bid %.0f ms after it was started", c.name, float64(s.startup.Milliseconds()))
 	}
 	return servers, nil
-}
-
-// goMemLimit turns a JVM heap size ("512m") into a GOMEMLIMIT ("512MiB").
-func goMemLimit(heap string) string {
-	h := strings.ToLower(heap)
-	for suffix, unit := range map[string]string{"g": "GiB", "m": "MiB", "k": "KiB"} {
-		if n, ok := strings.CutSuffix(h, suffix); ok {
-			return n + unit
-		}
-	}
-	return h
 }

@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recbid/dspd/loadtest"
@@ -20,7 +21,7 @@ type inputs struct {
 	cfg      *Config
 	post     [][]byte
 	corpus   [][]byte
-	openRate float64 // requests/s of the open-loop scenario
+	openRate float64 // requests/s of the open-loop scenario, for the server at hand
 }
 
 const formType = "application/x-www-form-urlencoded"
@@ -35,7 +36,7 @@ var scenarios = []scenario{
 	{Key: "c", Short: "600 conns", Name: "keep-alive, 600 connections", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Duration: in.cfg.Duration, Concurrency: 600, KeepAlive: true, Bodies: in.post, ContentType: formType}
 	}},
-	{Key: "d", Short: "open loop", Name: "open loop at a fixed rate near Java's capacity", load: func(url string, in inputs) loadtest.Config {
+	{Key: "d", Short: "open loop", Name: "open loop at a fixed rate per pair, the same for both servers of a pair", load: func(url string, in inputs) loadtest.Config {
 		return loadtest.Config{URL: url, Duration: in.cfg.Duration, Rate: in.openRate, Concurrency: 200, KeepAlive: true,
 			Bodies: in.post, ContentType: formType}
 	}},
@@ -45,14 +46,28 @@ var scenarios = []scenario{
 	}},
 }
 
-// describe names a scenario with its numbers filled in.
-func (s scenario) describe(in inputs) string {
+// describe names a scenario with its numbers filled in; rates are the
+// open loop's by pair.
+func (s scenario) describe(cfg *Config, rates map[string]float64) string {
 	switch s.Key {
 	case "a":
-		return fmt.Sprintf("2016 run: -n %d -c 100 -p post.data, no keep-alive", in.cfg.Requests)
+		return fmt.Sprintf("2016 run: -n %d -c 100 -p post.data, no keep-alive", cfg.Requests)
 	case "d":
-		return fmt.Sprintf("open loop at %.0f req/s (%.0f%% of Java's keep-alive capacity), 200 connections, %s",
-			in.openRate, in.cfg.RateFactor*100, in.cfg.Duration)
+		var each []string
+		for _, p := range pairs {
+			each = append(each, fmt.Sprintf("%s %.0f req/s", p.Key, rates[p.Key]))
+		}
+		return fmt.Sprintf("open loop at %.0f%% of the slower server of each pair in (b) (%s), 200 connections, %s",
+			cfg.RateFactor*100, strings.Join(each, ", "), cfg.Duration.Round(time.Second))
 	}
-	return fmt.Sprintf("%s, %s", s.Name, in.cfg.Duration.Round(time.Second))
+	return fmt.Sprintf("%s, %s", s.Name, cfg.Duration.Round(time.Second))
+}
+
+func scenarioByKey(key string) (scenario, bool) {
+	for _, s := range scenarios {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return scenario{}, false
 }

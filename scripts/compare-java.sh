@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# compare-java.sh: re-run the 2016 Go-vs-Tomcat experiment fairly (see
-# package comparison). Servers on one CPU, the load driver on the other.
+# compare-java.sh: re-run the 2016 Go-vs-Tomcat experiment fairly, with two
+# pairs (see package comparison): idiomatic (dspd -http chi vs Tomcat) and
+# fastest (dspd -http fasthttp vs Netty). Servers on one CPU, the load
+# driver on the other.
 # Usage: scripts/compare-java.sh N DURATION ROUNDS   (make compare-java N=… DURATION=… ROUNDS=…)
+# Environment (make passes its command-line variables on):
+#   SWEEP=0   skip the sweep of Tomcat's maxThreads and Netty's event loops
+#             (then MAX_THREADS, default 200, and EVENT_LOOPS, default 1)
+#   NOPGO=1   add a fifth row, in no pair: dspd -http chi built with -pgo=off
+# Run it under `flock /tmp/loadtest.lock` on a machine others load-test on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -10,10 +17,13 @@ cpus
 java-baseline/build.sh
 go build -o bin/dspd ./cmd/dspd
 go build -o bin/compare ./cmd/compare
-nopgo=()
-if [ -f cmd/dspd/default.pgo ]; then
+extra=()
+if [ -f cmd/dspd/default.pgo ] && [ "${NOPGO:-0}" = 1 ]; then
   go build -pgo=off -o bin/dspd-nopgo ./cmd/dspd
-  nopgo=(-dspd-nopgo bin/dspd-nopgo)
+  extra+=(-dspd-nopgo bin/dspd-nopgo)
 fi
-exec taskset -c "$load_cpu" bin/compare -dspd bin/dspd "${nopgo[@]}" -n "$n" -duration "$duration" \
+if [ "${SWEEP:-1}" = 0 ]; then
+  extra+=(-sweep=false -max-threads "${MAX_THREADS:-200}" -event-loops "${EVENT_LOOPS:-1}")
+fi
+exec taskset -c "$load_cpu" bin/compare -dspd bin/dspd "${extra[@]}" -n "$n" -duration "$duration" \
   -rounds "$rounds" -server-cpu "$server_cpu"
