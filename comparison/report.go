@@ -362,15 +362,7 @@ func writeMarkdown(w *strings.Builder, rep *Report, charts []chartFile) {
 	}
 
 	p("## Runtimes\n\n")
-	p("| |")
-	for _, s := range rep.Servers {
-		p(" %s |", s.Label)
-	}
-	p("\n|---|")
-	for range rep.Servers {
-		p("---|")
-	}
-	p("\n")
+	serverColumns(w, rep.Servers, " ", "---|")
 	rtRow := func(title string, f func(ServerInfo) string) {
 		p("| %s |", title)
 		for _, s := range rep.Servers {
@@ -428,15 +420,7 @@ func writeMarkdown(w *strings.Builder, rep *Report, charts []chartFile) {
 		p("With a single round there is no later round to compare round 1 with; ROUNDS=3 shows it.\n\n")
 	} else {
 		p("Round 1's req/s over the median of the later rounds (under 1: round 1 was slower):\n\n")
-		p("| scenario |")
-		for _, s := range rep.Servers {
-			p(" %s |", s.Label)
-		}
-		p("\n|---|")
-		for range rep.Servers {
-			p("---:|")
-		}
-		p("\n")
+		serverColumns(w, rep.Servers, " scenario ", "---:|")
 		byKey := map[string]map[string]Warmth{}
 		for _, wm := range rep.Warmth {
 			if byKey[wm.Scenario] == nil {
@@ -506,4 +490,18 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// serverColumns writes a Markdown table's header with a column per server
+// after a first one titled first, each server's column aligned by align.
+func serverColumns(w io.Writer, servers []ServerInfo, first, align string) {
+	fmt.Fprintf(w, "|%s|", first)
+	for _, s := range servers {
+		fmt.Fprintf(w, " %s |", s.Label)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range servers {
+		fmt.Fprint(w, align)
+	}
+	fmt.Fprint(w, "\n")
 }

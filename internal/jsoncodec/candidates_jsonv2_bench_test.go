@@ -16,47 +16,35 @@ func BenchmarkWalkJSONText(b *testing.B) {
 	buf := make([]byte, 0, 256)
 	var r bytes.Reader
 	dec := jsontext.NewDecoder(&r)
-	run := func(b *testing.B, docs [][]byte) {
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			r.Reset(docs[i%len(docs)])
-			dec.Reset(&r)
-			keys := 0
-			for {
-				var err error
-				switch dec.PeekKind() {
-				case '"':
-					var v jsontext.Value
-					if v, err = dec.ReadValue(); err == nil {
-						if string(v) == `"id"` {
-							keys++
-						}
-						buf, err = jsontext.AppendUnquote(buf[:0], v)
+	benchWalk(b, func(b *testing.B, doc []byte) int {
+		r.Reset(doc)
+		dec.Reset(&r)
+		keys := 0
+		for {
+			var err error
+			switch dec.PeekKind() {
+			case '"':
+				var v jsontext.Value
+				if v, err = dec.ReadValue(); err == nil {
+					if string(v) == `"id"` {
+						keys++
 					}
-				case '0':
-					var v jsontext.Value
-					if v, err = dec.ReadValue(); err == nil {
-						buf = append(buf[:0], v...)
-					}
-				default:
-					_, err = dec.ReadToken()
+					buf, err = jsontext.AppendUnquote(buf[:0], v)
 				}
-				if err == io.EOF {
-					break
+			case '0':
+				var v jsontext.Value
+				if v, err = dec.ReadValue(); err == nil {
+					buf = append(buf[:0], v...)
 				}
-				if err != nil {
-					b.Fatal(err)
-				}
+			default:
+				_, err = dec.ReadToken()
 			}
-			if keys == 0 {
-				b.Fatal("not read")
+			if err == io.EOF {
+				return keys
+			}
+			if err != nil {
+				b.Fatal(err)
 			}
 		}
-	}
-	b.Run("post.json", func(b *testing.B) {
-		post := postJSON(b)
-		b.SetBytes(int64(len(post)))
-		run(b, [][]byte{post})
 	})
-	b.Run("exchange.jsonl", func(b *testing.B) { run(b, corpusLines(b)) })
 }
