@@ -3,19 +3,17 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+	"github.com/recbid/dspd/internal/golden"
+)
 
 // assertGolden compares got with testdata/golden/name, or rewrites it with
 // -update. Bid ids, which the bid store chooses, are written in the golden
@@ -23,14 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	got = numberBidIDs(got)
-	path := filepath.Join("..", "testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./api -run Golden -update to create it")
-	assert.Equal(t, string(want), string(got))
+	golden.Assert(t, filepath.Join("..", "testdata", "golden", name), got)
 }
 
 // escapingCampaign exercises every escaping rule of the response: HTML

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/netip"
+	"strings"
 	"sync"
 
 	"github.com/recbid/dspd/api/exchange"
@@ -76,21 +77,12 @@ func Route(path string) (Endpoint, string) {
 			return EndpointNone, ""
 		}
 		id, ok := exchangeOf(rest[1:])
-		if !ok || rest == "/" || containsByte(id, '/') {
+		if !ok || rest == "/" || strings.IndexByte(id, '/') >= 0 {
 			return EndpointNone, ""
 		}
 		return p.e, id
 	}
 	return EndpointNone, ""
-}
-
-func containsByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
 }
 
 // peer returns the connection's peer address.

@@ -2,7 +2,6 @@ package comparison
 
 import (
 	"context"
-	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -17,9 +16,9 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"github.com/recbid/dspd/internal/golden"
+)
 
 func TestMedianAndRatios(t *testing.T) {
 	rounds := []Sample{
@@ -444,7 +443,7 @@ func fakeReport() *Report {
 		sw.Chosen, sw.Reason = sw.Points[i].Value, why
 	}
 	rep.Warmth = warmth(rep.Servers, rep.Scenarios)
-	rep.Notes = notes(&cfg, rep)
+	rep.Notes = notes(&cfg)
 	return rep
 }
 
@@ -456,17 +455,10 @@ func appendRound(s *Series, x Sample) *Series {
 	return s
 }
 
-// golden compares got with testdata/NAME, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// assertGolden compares got with testdata/NAME, or rewrites it under -update.
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./comparison -run %s -update to create it", t.Name())
-	assert.Equal(t, string(want), string(got), "%s differs; if the change is meant, go test ./comparison -update", path)
+	golden.Assert(t, filepath.Join("testdata", name), got)
 }
 
 func TestReportGolden(t *testing.T) {
@@ -478,13 +470,13 @@ func TestReportGolden(t *testing.T) {
 
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	require.NoError(t, err)
-	golden(t, "report.golden.md", md)
+	assertGolden(t, "report.golden.md", md)
 	js, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	require.NoError(t, err)
-	golden(t, "report.golden.json", js)
+	assertGolden(t, "report.golden.json", js)
 	var b strings.Builder
 	WriteTable(&b, rep)
-	golden(t, "table.golden.txt", []byte(b.String()))
+	assertGolden(t, "table.golden.txt", []byte(b.String()))
 }
 
 // The report's shape, asserted apart from the golden files, so that a

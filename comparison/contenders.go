@@ -19,8 +19,8 @@ type Pair struct {
 // each side (net/http with chi; Tomcat with servlets), and what a team
 // reaches for when throughput is the goal (fasthttp; Netty).
 var pairs = []Pair{
-	{Key: "idiomatic", Label: "idiomatic: dspd -http chi vs Tomcat", Go: "go-chi", Java: "tomcat"},
-	{Key: "fastest", Label: "fastest: dspd -http fasthttp vs Netty", Go: "go-fasthttp", Java: "netty"},
+	{Key: "idiomatic", Label: "idiomatic: dspd -http chi vs Tomcat", Go: goChi, Java: tomcat},
+	{Key: "fastest", Label: "fastest: dspd -http fasthttp vs Netty", Go: goFasthttp, Java: netty},
 }
 
 // Server names.

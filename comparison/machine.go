@@ -92,11 +92,11 @@ func joinInts(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-func notes(c *Config, r *Report) []string {
+func notes(c *Config) []string {
 	n := []string{
 		"Two pairs ran in the same alternating rounds: idiomatic (dspd -http chi, net/http, against Tomcat with servlets: what each side writes by default) and fastest (dspd -http fasthttp against Netty: what each side reaches for when throughput is the goal). Ratios are Go over Java within a pair, medians of the rounds; absolute figures drift on this shared machine, ratios taken in one run hold.",
-		"The open loop (d) gives both servers of a pair the same offered rate: RATE_FACTOR of the slower of the two in (b). Each pair gets its own rate because the pairs' capacities differ: one rate for all four would leave the faster pair lightly loaded, or push the slower one past its capacity, and its latencies would then measure the queue, not the server. Compare latencies within a pair in (d); across pairs compare (b), (c) and (e).",
-		"Before every measurement the runner waits until every server on the server CPU is quiet (under 10% of a CPU over 250 ms, at most 30 s): a JVM keeps compiling for seconds after a warm-up or a new kind of load, and that CPU would otherwise be taken from whichever server is measured next. report.json gives each round's wait (quiet_wait_ms).",
+		fmt.Sprintf("The open loop (d) gives both servers of a pair the same offered rate: %.0f%% of the slower of the two in (b). Each pair gets its own rate because the pairs' capacities differ: one rate for all four would leave the faster pair lightly loaded, or push the slower one past its capacity, and its latencies would then measure the queue, not the server. Compare latencies within a pair in (d); across pairs compare (b), (c) and (e).", c.RateFactor*100),
+		fmt.Sprintf("Before every measurement the runner waits until every server on the server CPU is quiet (under %g%% of a CPU over %d ms, at most %.0f s): a JVM keeps compiling for seconds after a warm-up or a new kind of load, and that CPU would otherwise be taken from whichever server is measured next. report.json gives each round's wait (quiet_wait_ms).", quietShare*100, quietWindow.Milliseconds(), quietLimit.Seconds()),
 		"CPU µs/request is the server process's user+system CPU time (from /proc, all threads: GC and JIT included) over the requests it answered in the round.",
 		"RSS in the scenario rows is the server's peak resident set during the round (VmHWM, reset through /proc/PID/clear_refs before each round); peak RSS in the server table is over the whole life, start and warm-up included.",
 		"GC counts and pauses are per round: the JVM's from -Xlog:gc (the collector's pause events, time to safepoint not included), Go's from go_gc_duration_seconds (its stop-the-world pauses; Go's concurrent marking runs beside the requests and shows in CPU µs/request, not as pause).",
@@ -106,9 +106,8 @@ func notes(c *Config, r *Report) []string {
 		"The 2016 figures come from a different machine (i5, 4 cores) and naive ports; they are a labelled reference, not a ratio.",
 		"Every campaign of the comparison is pacing asap (testdata's campaigns name no pacing): the Java baseline does not pace (it reads pacing even as asap), so every server makes the same decisions; dspd's even pacing is measured by make pacing-sim.",
 	}
-	n[1] = strings.Replace(n[1], "RATE_FACTOR", fmt.Sprintf("%.0f%%", c.RateFactor*100), 1)
 	if c.Sweep {
-		n = append(n, "The sweep picks each Java front end's setting by the geometric mean of its requests/s over the swept scenarios, setting aside points where more than 0.1% of requests failed; a few seconds per point on a shared machine, so margins of a few percent are noise and any of those points would do.")
+		n = append(n, fmt.Sprintf("The sweep picks each Java front end's setting by the geometric mean of its requests/s over the swept scenarios, setting aside points where more than %g%% of requests failed; a few seconds per point on a shared machine, so margins of a few percent are noise and any of those points would do.", maxFailedShare*100))
 	}
 	if c.DspdNoPGOBin == "" {
 		n = append(n, "No build of dspd without PGO ran: both Go rows are the PGO build when cmd/dspd/default.pgo exists (the runtime table says which); make compare-java NOPGO=1 adds the chi front end built with -pgo=off, in no pair.")

@@ -89,12 +89,11 @@ func WriteTable(out io.Writer, rep *Report) {
 	var b strings.Builder
 	writeTable(&b, rep)
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if trimmed := strings.TrimRight(line, " \n"); trimmed != "" || line != "" {
-			if strings.HasSuffix(line, "\n") {
-				trimmed += "\n"
-			}
-			io.WriteString(out, trimmed)
+		trimmed := strings.TrimRight(line, " \n")
+		if strings.HasSuffix(line, "\n") {
+			trimmed += "\n"
 		}
+		io.WriteString(out, trimmed)
 	}
 }
 

@@ -157,11 +157,11 @@ const maxFailedShare = 0.001
 // failing tells whether more than maxFailedShare of the point's requests
 // failed.
 func (p SweepPoint) failing() bool {
-	var n, failed int64
+	var n int64
 	for _, s := range p.Samples {
 		n += s.Complete
-		failed += s.Failed
 	}
+	failed := p.failed()
 	return failed > 0 && float64(failed) > maxFailedShare*float64(n)
 }
 

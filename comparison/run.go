@@ -142,7 +142,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Warmth = warmth(rep.Servers, rep.Scenarios)
 	rep.Took = time.Since(began).Round(time.Second).String()
-	rep.Notes = notes(&cfg, rep)
+	rep.Notes = notes(&cfg)
 	return rep, nil
 }
 

@@ -798,6 +798,11 @@ func TestParityKeepAliveIsHonest(t *testing.T) {
 			})
 		}
 	}
+	for _, srv := range append([]*server{p.goSrv}, p.javas...) {
+		t.Run("OPTIONS */"+srv.name, func(t *testing.T) {
+			conntest.OptionsAsteriskKeepsTheRules(t, strings.TrimPrefix(srv.base, "http://"), validBody)
+		})
+	}
 }
 
 // sequenceCampaigns are the campaigns of TestWinsDriveFrequencyAndBudget

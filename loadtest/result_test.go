@@ -1,8 +1,6 @@
 package loadtest
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/recbid/dspd/internal/golden"
+)
 
 // fixedResult builds a result from fabricated answers, so that its report is
 // the same on every machine.
@@ -56,14 +54,7 @@ func fixedResult(t *testing.T, keepAlive, openLoop bool) *Result {
 
 func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "go test ./loadtest -update creates it")
-	assert.Equal(t, string(want), got)
+	golden.Assert(t, filepath.Join("testdata", name), []byte(got))
 }
 
 func TestReportGolden(t *testing.T) {

@@ -54,11 +54,18 @@ wrk_rate() {
   awk '/Requests\/sec/ {print $2}' <<<"$out"
 }
 
-# loadgen_rate URL [loadgen args...]: requests/s of one quiet loadgen run on
+# loadgen_out URL [loadgen args...]: the report of one quiet loadgen run on
 # the load CPU; fails (printing the report) on any failure or non-2xx answer.
-loadgen_rate() {
+loadgen_out() {
   local url=$1 out; shift
   out=$(taskset -c "$load_cpu" bin/loadgen -q "$@" "$url")
   if ! grep -q '^Failed requests:        0$' <<<"$out" || grep -q '^Non-2xx' <<<"$out"; then echo "$out" >&2; return 1; fi
+  echo "$out"
+}
+
+# loadgen_rate URL [loadgen args...]: requests/s of loadgen_out's run.
+loadgen_rate() {
+  local out
+  out=$(loadgen_out "$@") || return 1
   awk '/^Requests per second/ {print $4}' <<<"$out"
 }

@@ -7,7 +7,10 @@
 // -out. `make compare-java` builds everything and runs it pinned to the
 // load CPU:
 //
-//	taskset -c 1 compare -dspd bin/dspd -dspd-nopgo bin/dspd-nopgo -n 10000 -duration 10s -rounds 3
+//	taskset -c 1 compare -dspd bin/dspd -n 10000 -duration 10s -rounds 3 -server-cpu 0
+//
+// (NOPGO=1 adds -dspd-nopgo bin/dspd-nopgo: the chi front end built with
+// -pgo=off, in no pair.)
 package main
 
 import (

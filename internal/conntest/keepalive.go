@@ -69,11 +69,16 @@ func KeepAliveIsHonest(t *testing.T, addr string, u UnreadBody, bid string) {
 	if first.Close {
 		return // said so: the connection is not to be reused
 	}
-	_, err = fmt.Fprintf(conn, "POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
-		"Content-Length: %d\r\n\r\n%s", len(bid), bid)
+	_, err = io.WriteString(conn, bidRequest(bid))
 	require.NoError(t, err)
 	next, err := http.ReadResponse(rd, nil)
 	require.NoError(t, err, "the answer kept the connection, and the next request was lost")
 	_, _ = io.Copy(io.Discard, next.Body)
 	assert.Contains(t, []int{http.StatusOK, http.StatusNoContent}, next.StatusCode)
+}
+
+// bidRequest is a POST /dsp/recbid of the form body bid.
+func bidRequest(bid string) string {
+	return fmt.Sprintf("POST /dsp/recbid HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"+
+		"Content-Length: %d\r\n\r\n%s", len(bid), bid)
 }

@@ -38,25 +38,6 @@ func fastjsonAll(v *fastjson.Value, buf []byte, keys *int) []byte {
 	return buf
 }
 
-// benchWalk runs walk, which returns the "id" keys it counted, on
-// post.json and on the exchange corpus.
-func benchWalk(b *testing.B, walk func(b *testing.B, doc []byte) int) {
-	run := func(b *testing.B, docs [][]byte) {
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			if walk(b, docs[i%len(docs)]) == 0 {
-				b.Fatal("not read")
-			}
-		}
-	}
-	b.Run("post.json", func(b *testing.B) {
-		post := postJSON(b)
-		b.SetBytes(int64(len(post)))
-		run(b, [][]byte{post})
-	})
-	b.Run("exchange.jsonl", func(b *testing.B) { run(b, corpusLines(b)) })
-}
-
 func BenchmarkWalkFastjson(b *testing.B) {
 	buf := make([]byte, 0, 256)
 	var p fastjson.Parser

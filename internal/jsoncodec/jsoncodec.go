@@ -11,8 +11,9 @@
 // parser 2.7 µs, json-iterator's Iterator 4.1 µs with 41 allocations (one
 // per object key), and encoding/json/v2's jsontext (GOEXPERIMENT=jsonv2 in
 // this Go) 5.7 µs (BenchmarkWalk, BenchmarkWalkFastjson,
-// BenchmarkWalkJSONText). Iterator, over json-iterator, stays as the
-// reference the parity tests and FuzzScannerParity hold Scanner to.
+// BenchmarkWalkJSONText). Iterator, over json-iterator, stays in the
+// tests (iterator_ref_test.go) as the reference the parity tests and
+// FuzzScannerParity hold Scanner to.
 package jsoncodec
 
 import jsoniter "github.com/json-iterator/go"

@@ -8,7 +8,7 @@ import (
 // Scanner reads JSON text from a byte slice one token at a time, for
 // callers that walk a document by hand. It has Iterator's methods and gives
 // the same result for every call on every input, the walk of the first
-// syntax error included (see scanner_test.go's parity tests), but it is
+// syntax error included (see scanner_parity_test.go), but it is
 // written for the walk alone: it reads the input in place and allocates
 // nothing, keys included. It accepts what json-iterator's walk accepted, a
 // few lenient readings included (see ReadObject and ReadArray), so that a
@@ -47,10 +47,6 @@ func NewScanner(data []byte) Scanner { return Scanner{data: data} }
 
 // Err returns the first error met, or nil.
 func (s *Scanner) Err() error { return s.err }
-
-// Offset returns how many bytes have been read; after an error, where it
-// was found.
-func (s *Scanner) Offset() int { return s.pos }
 
 func (s *Scanner) fail(err error) {
 	if s.err == nil {

@@ -73,54 +73,48 @@ func postJSON(b *testing.B) []byte {
 	return post
 }
 
-// BenchmarkWalk compares the two readers on post.json: every value read.
+// benchWalk runs walk, which returns the "id" keys it counted, on
+// post.json and on the exchange corpus.
+func benchWalk(b *testing.B, walk func(b *testing.B, doc []byte) int) {
+	run := func(b *testing.B, docs [][]byte) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if walk(b, docs[i%len(docs)]) == 0 {
+				b.Fatal("not read")
+			}
+		}
+	}
+	b.Run("post.json", func(b *testing.B) {
+		post := postJSON(b)
+		b.SetBytes(int64(len(post)))
+		run(b, [][]byte{post})
+	})
+	b.Run("exchange.jsonl", func(b *testing.B) { run(b, corpusLines(b)) })
+}
+
+// BenchmarkWalk compares the two readers on post.json and the exchange
+// corpus: every value read.
 func BenchmarkWalk(b *testing.B) {
-	post := postJSON(b)
 	buf := make([]byte, 0, 256) // kept as it grows
-	b.Run("Scanner/post.json", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(post)))
-		for b.Loop() {
-			s := NewScanner(post)
+	b.Run("Scanner", func(b *testing.B) {
+		benchWalk(b, func(b *testing.B, doc []byte) int {
+			s := NewScanner(doc)
 			var keys int
-			if buf, keys = scanAll(&s, buf); keys == 0 || !s.End() {
-				b.Fatal("not read")
+			if buf, keys = scanAll(&s, buf); !s.End() {
+				b.Fatal("not read to the end")
 			}
-		}
+			return keys
+		})
 	})
-	b.Run("Iterator/post.json", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(int64(len(post)))
-		for b.Loop() {
-			it := BorrowIterator(post)
+	b.Run("Iterator", func(b *testing.B) {
+		benchWalk(b, func(b *testing.B, doc []byte) int {
+			it := BorrowIterator(doc)
 			var keys int
-			if buf, keys = iterAll(it, buf); keys == 0 || !it.End() {
-				b.Fatal("not read")
+			if buf, keys = iterAll(it, buf); !it.End() {
+				b.Fatal("not read to the end")
 			}
 			ReturnIterator(it)
-		}
-	})
-	b.Run("Scanner/exchange.jsonl", func(b *testing.B) {
-		lines := corpusLines(b)
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			s := NewScanner(lines[i%len(lines)])
-			var keys int
-			if buf, keys = scanAll(&s, buf); keys == 0 || !s.End() {
-				b.Fatal("not read")
-			}
-		}
-	})
-	b.Run("Iterator/exchange.jsonl", func(b *testing.B) {
-		lines := corpusLines(b)
-		b.ReportAllocs()
-		for i := 0; b.Loop(); i++ {
-			it := BorrowIterator(lines[i%len(lines)])
-			var keys int
-			if buf, keys = iterAll(it, buf); keys == 0 || !it.End() {
-				b.Fatal("not read")
-			}
-			ReturnIterator(it)
-		}
+			return keys
+		})
 	})
 }

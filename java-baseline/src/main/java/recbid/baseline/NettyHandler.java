@@ -206,13 +206,10 @@ final class NettyHandler extends ChannelInboundHandlerAdapter {
         }
         closeAfter = !HttpUtil.isKeepAlive(req);
         keepAlive10 = !closeAfter && version.minorVersion() == 0;
-        if (req.method().equals(HttpMethod.OPTIONS) && req.uri().equals("*")) {
-            respond(ctx, OPTIONS_ANY, false, false); // the server itself, as Go and Tomcat answer it
-            state = State.DISCARD;
-            dropped = 0;
-            return;
-        }
-        Api.Step step = api.route(new Head(req, ctx.channel()));
+        // OPTIONS * asks about the server itself, answered as Go and Tomcat answer
+        // it; like any answer from the head, it keeps the connection's state rules.
+        Api.Step step = req.method().equals(HttpMethod.OPTIONS) && req.uri().equals("*")
+                ? OPTIONS_ANY : api.route(new Head(req, ctx.channel()));
         if (step instanceof Api.NeedsBody needs) {
             call = needs;
             state = State.BODY;
