@@ -108,17 +108,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			for _, s := range rotate(servers, round) {
 				in.openRate = res.TargetRates[s.ratePair]
 				cfg.Log("scenario %s, round %d/%d: %s", sc.Key, round+1, cfg.Rounds, s.name)
-				quiet, err := settleAll(ctx, servers)
-				if err != nil {
-					return nil, err
-				}
-				if quiet > time.Second {
-					cfg.Log("  waited %.1f s for the server CPU to go quiet", quiet.Seconds())
-				}
-				sample, lr, err := measure(ctx, s, sc.load(s.url(), in))
-				sample.QuietWaitMs = float64(quiet.Milliseconds())
+				sample, lr, err := measureQuiet(ctx, servers, s, sc.load(s.url(), in))
 				if err != nil {
 					return nil, fmt.Errorf("scenario %s on %s: %w", sc.Key, s.name, err)
+				}
+				if sample.QuietWaitMs > 1000 {
+					cfg.Log("  waited %.1f s for the server CPU to go quiet", sample.QuietWaitMs/1000)
 				}
 				if res.Servers[s.name] == nil {
 					res.Servers[s.name] = &Series{}
@@ -189,6 +184,18 @@ func rotate(servers []*server, round int) []*server {
 
 // measure runs one load against s and reads the server's CPU time, peak
 // RSS and collections around it.
+// measureQuiet waits for every server on the server CPU to go quiet, then
+// measures s under lc; the sample records the wait.
+func measureQuiet(ctx context.Context, servers []*server, s *server, lc loadtest.Config) (Sample, *loadtest.Result, error) {
+	quiet, err := settleAll(ctx, servers)
+	if err != nil {
+		return Sample{}, nil, err
+	}
+	sample, lr, err := measure(ctx, s, lc)
+	sample.QuietWaitMs = float64(quiet.Milliseconds())
+	return sample, lr, err
+}
+
 func measure(ctx context.Context, s *server, lc loadtest.Config) (Sample, *loadtest.Result, error) {
 	reset := s.resetPeak()
 	gcBefore, gcErr := s.gcStats(ctx)

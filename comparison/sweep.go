@@ -76,18 +76,13 @@ func sweep(ctx context.Context, cfg *Config, in inputs, post []byte, front strin
 			pt := points[s.name]
 			for _, key := range cfg.SweepScenarios {
 				sc, _ := scenarioByKey(key)
-				quiet, err := settleAll(ctx, servers)
-				if err != nil {
-					return nil, err
-				}
-				sample, _, err := measure(ctx, s, sc.load(s.url(), in))
-				sample.QuietWaitMs = float64(quiet.Milliseconds())
+				sample, _, err := measureQuiet(ctx, servers, s, sc.load(s.url(), in))
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", settingName(front, s.setting), err)
 				}
 				pt.Rounds[key] = append(pt.Rounds[key], sample)
 				cfg.Log("sweep round %d/%d, %s, (%s): %.0f req/s, p99 %.2f ms, %d failed (after %.1f s of waiting for quiet)", round+1, cfg.SweepRounds,
-					settingName(front, s.setting), key, sample.RequestsPerSecond, sample.P99, sample.Failed, quiet.Seconds())
+					settingName(front, s.setting), key, sample.RequestsPerSecond, sample.P99, sample.Failed, sample.QuietWaitMs/1000)
 			}
 		}
 	}
