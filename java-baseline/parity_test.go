@@ -794,7 +794,8 @@ func TestParityKeepAliveIsHonest(t *testing.T) {
 	for _, u := range conntest.UnreadBodies {
 		for _, srv := range append([]*server{p.goSrv}, p.javas...) {
 			t.Run(u.Name+"/"+srv.name, func(t *testing.T) {
-				conntest.KeepAliveIsHonest(t, strings.TrimPrefix(srv.base, "http://"), u, validBody)
+				// Tomcat closes after an error answer; the others drop a small body.
+				conntest.KeepAliveIsHonest(t, strings.TrimPrefix(srv.base, "http://"), u, validBody, srv.name != "tomcat")
 			})
 		}
 	}

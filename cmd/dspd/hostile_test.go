@@ -115,7 +115,7 @@ func TestUnreadBodyKeepAlive(t *testing.T) {
 	addr, _ := startDspd(t, nil, hooks{})
 	for _, u := range conntest.UnreadBodies {
 		t.Run(u.Name, func(t *testing.T) {
-			conntest.KeepAliveIsHonest(t, addr, u, string(postData(t)))
+			conntest.KeepAliveIsHonest(t, addr, u, string(postData(t)), true)
 		})
 	}
 }
