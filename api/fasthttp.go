@@ -31,6 +31,12 @@ var fastStates = sync.Pool{New: func() any { return new(fastState) }}
 // endpoints, answers and metrics as PublicHandler.
 func (s *Server) FastHandler() fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
+		if ctx.IsOptions() && string(ctx.Request.Header.RequestURI()) == "*" {
+			// OPTIONS * asks about the server itself: net/http answers it
+			// 200 with an empty body before any handler, and so does this.
+			settleBody(ctx)
+			return
+		}
 		// The path as sent, as chi routes it: ctx.Path is decoded and
 		// normalised, so /dsp/%72ecbid would reach recbid there.
 		e, id := Route(str(ctx.Request.URI().PathOriginal()))

@@ -120,6 +120,14 @@ func TestUnreadBodyKeepAlive(t *testing.T) {
 	}
 }
 
+// TestOptionsAsterisk: OPTIONS * is answered 200 on both front ends
+// (net/http answers it itself; the fasthttp front end as net/http does),
+// under the connection's rules.
+func TestOptionsAsterisk(t *testing.T) {
+	addr, _ := startDspd(t, nil, hooks{})
+	conntest.OptionsAsteriskKeepsTheRules(t, addr, string(postData(t)))
+}
+
 func TestHostileRequests(t *testing.T) {
 	addr, _ := startDspd(t, nil, hooks{})
 	post := postData(t)
