@@ -10,9 +10,11 @@ import (
 // the same result for every call on every input, the walk of the first
 // syntax error included (see scanner_parity_test.go), but it is
 // written for the walk alone: it reads the input in place and allocates
-// nothing, keys included. It accepts what json-iterator's walk accepted, a
-// few lenient readings included (see ReadObject and ReadArray), so that a
-// request dspd served yesterday is served the same today.
+// nothing, keys included (but for the rare key with escapes longer than
+// keyRoom, and numbers only math/big can check, such as -.5). It accepts
+// what json-iterator's walk accepted, a few lenient readings included (see
+// ReadObject and ReadArray), so that a request dspd served yesterday is
+// served the same today.
 //
 // Errors are kept: the first one stays in Err, and every read after it
 // returns nothing (false, InvalidValue, dst unchanged). Running into the end
