@@ -8,9 +8,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/recbid/dspd/api/currency"
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/currency"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 

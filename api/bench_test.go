@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
 
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/internal/jsoncodec"
 	"github.com/recbid/dspd/state/memory"

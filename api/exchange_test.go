@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/state/memory"
 )

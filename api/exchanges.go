@@ -3,7 +3,7 @@ package api
 import (
 	"sync"
 
-	"github.com/recbid/dspd/api/exchange"
+	"github.com/recbid/dspd/exchange"
 )
 
 // Routes of the public listener: each exchange X has its own bid and win

@@ -12,8 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/countrand"
 	"github.com/recbid/dspd/state/memory"
 )

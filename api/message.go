@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 

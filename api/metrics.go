@@ -7,8 +7,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 )
 
 // metrics are the server's Prometheus series. Label values are resolved at

@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/recbid/dspd/api/currency"
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/currency"
+	"github.com/recbid/dspd/exchange"
 )
 
 // Config configures a Server. Zero fields take the defaults below.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 )
 
 // serveWin answers GET /dsp/win[/EXCHANGE]?bidid=…&price=…, an exchange's

@@ -4,43 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/recbid/dspd/internal/bounded"
 	"github.com/recbid/dspd/internal/jsoncodec"
+	"github.com/recbid/dspd/internal/problems"
 )
 
 // ErrInvalidCatalog is the cause of every error that rejects a campaigns
-// file; the *CatalogError that wraps it names each problem.
+// file; the *problems.Error that wraps it names each problem.
 var ErrInvalidCatalog = errors.New("invalid campaigns file")
 
 // MaxCatalogBytes bounds the size of a campaigns file.
 const MaxCatalogBytes = 1 << 30
-
-// CatalogError lists every problem found in a campaigns file.
-type CatalogError struct {
-	Problems []string
-}
-
-func (e *CatalogError) Error() string {
-	const show = 50
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problem(s): ", len(e.Problems))
-	for i, p := range e.Problems {
-		if i == show {
-			fmt.Fprintf(&b, "; … and %d more", len(e.Problems)-show)
-			break
-		}
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
-
-// Unwrap makes errors.Is(err, ErrInvalidCatalog) hold.
-func (e *CatalogError) Unwrap() error { return ErrInvalidCatalog }
 
 // DefaultExchange is the id of the exchange a server without an exchanges
 // file trades with: the only one its campaigns may target.
@@ -48,13 +23,13 @@ const DefaultExchange = "default"
 
 // LoadCatalogFile reads, validates and indexes a campaigns file whose
 // campaigns may target the given exchanges (nil: DefaultExchange only). A
-// file with any error is rejected whole: the error is a *CatalogError
+// file with any error is rejected whole: the error is a *problems.Error
 // naming every problem, or an I/O error.
 func LoadCatalogFile(path string, exchanges []string) (*Catalog, error) {
 	data, err := bounded.ReadFile(path, MaxCatalogBytes)
 	switch {
 	case errors.Is(err, bounded.ErrTooLarge):
-		return nil, &CatalogError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxCatalogBytes)}}
+		return nil, problems.New(ErrInvalidCatalog, fmt.Sprintf("file is larger than %d bytes", MaxCatalogBytes))
 	case err != nil:
 		return nil, fmt.Errorf("campaigns: %w", err)
 	}
@@ -76,7 +51,7 @@ func ParseCatalogFor(data []byte, exchanges []string) (*Catalog, error) {
 		return nil, decodeProblems(data, exchanges)
 	}
 	if top.Campaigns == nil {
-		return nil, &CatalogError{Problems: []string{`no "campaigns" list`}}
+		return nil, problems.New(ErrInvalidCatalog, `no "campaigns" list`)
 	}
 	fcs := *top.Campaigns
 	ch := newFileChecker(len(fcs), exchanges)
@@ -88,7 +63,7 @@ func ParseCatalogFor(data []byte, exchanges []string) (*Catalog, error) {
 		ch.check(i, fc)
 	}
 	if len(ch.problems) > 0 {
-		return nil, &CatalogError{Problems: ch.problems}
+		return nil, problems.New(ErrInvalidCatalog, ch.problems...)
 	}
 	return NewCatalog(ch.campaigns), nil
 }
@@ -101,10 +76,10 @@ func decodeProblems(data []byte, exchanges []string) error {
 		Campaigns *[]json.RawMessage `json:"campaigns"`
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
-		return &CatalogError{Problems: []string{"not a campaigns file: " + err.Error()}}
+		return problems.New(ErrInvalidCatalog, "not a campaigns file: "+err.Error())
 	}
 	if top.Campaigns == nil {
-		return &CatalogError{Problems: []string{`no "campaigns" list`}}
+		return problems.New(ErrInvalidCatalog, `no "campaigns" list`)
 	}
 	ch := newFileChecker(len(*top.Campaigns), exchanges)
 	for i, raw := range *top.Campaigns {
@@ -118,7 +93,7 @@ func decodeProblems(data []byte, exchanges []string) error {
 	if len(ch.problems) == 0 { // encoding/json accepts what json-iterator did not
 		ch.problems = []string{"not a campaigns file: malformed JSON"}
 	}
-	return &CatalogError{Problems: ch.problems}
+	return problems.New(ErrInvalidCatalog, ch.problems...)
 }
 
 // fileChecker validates the campaigns of a file one by one, collecting

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/internal/problems"
 )
 
 // validCampaign is the contract's example campaign.
@@ -163,7 +165,7 @@ func TestParseCatalogRules(t *testing.T) {
 			}
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, ErrInvalidCatalog))
-			var ce *CatalogError
+			var ce *problems.Error
 			require.True(t, errors.As(err, &ce))
 			assert.Contains(t, strings.Join(ce.Problems, "\n"), tt.want)
 			assert.Nil(t, cat)
@@ -186,7 +188,7 @@ func TestParseCatalogNamesEveryProblem(t *testing.T) {
 	third := strings.Replace(validCampaign, `"status": "active"`, `"status": "on"`, 1) // duplicate id too
 	file := `{"campaigns":[` + validCampaign + `,` + second + `,` + third + `,{"id":5}]}`
 	_, err := ParseCatalog([]byte(file))
-	var ce *CatalogError
+	var ce *problems.Error
 	require.True(t, errors.As(err, &ce))
 	assert.Equal(t, []string{
 		"campaign c-0002: creatives[0].w: must be an integer 1–10000",
@@ -222,7 +224,7 @@ func TestLoadCatalogFile(t *testing.T) {
 func TestCatalogExchanges(t *testing.T) {
 	file := []byte(`{"campaigns":[` + withField(t, "targeting.exchanges", `["adx","ox"]`) + `]}`)
 	_, err := ParseCatalog(file)
-	var ce *CatalogError
+	var ce *problems.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, []string{
 		`campaign c-0001: targeting.exchanges[0]: unknown exchange "adx": no exchange declares it`,

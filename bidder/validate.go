@@ -16,9 +16,9 @@ const (
 )
 
 // validate checks every rule of the campaigns file for one campaign and
-// returns the campaign, or the list of problems as "field: message".
+// returns the campaign, or the list of faults as "field: message".
 func (fc *fileCampaign) validate(exchanges map[string]bool) (*Campaign, []string) {
-	var v problems
+	var v faults
 	c := &Campaign{
 		ID:          fc.ID,
 		Advertiser:  fc.Advertiser,
@@ -141,14 +141,14 @@ const (
 	maxInt64 = 1<<63 - 1
 )
 
-// problems collects "field: message" lines.
-type problems []string
+// faults collects "field: message" lines.
+type faults []string
 
-func (v *problems) add(field, msg string) { *v = append(*v, field+": "+msg) }
+func (v *faults) add(field, msg string) { *v = append(*v, field+": "+msg) }
 
 // decimal checks a JSON number with at most six fractional digits, no
 // exponent and no sign.
-func (v *problems) decimal(field string, raw rawNumber) (Micros, bool) {
+func (v *faults) decimal(field string, raw rawNumber) (Micros, bool) {
 	s := string(raw)
 	if !isJSONNumber(s) {
 		v.add(field, "must be a JSON number")
@@ -171,7 +171,7 @@ func (v *problems) decimal(field string, raw rawNumber) (Micros, bool) {
 }
 
 // integer checks a JSON integer in [lo, hi].
-func (v *problems) integer(field string, raw rawNumber, lo, hi int64) int64 {
+func (v *faults) integer(field string, raw rawNumber, lo, hi int64) int64 {
 	s := string(raw)
 	if s == "" || s == "null" {
 		v.add(field, "required")
@@ -185,7 +185,7 @@ func (v *problems) integer(field string, raw rawNumber, lo, hi int64) int64 {
 	return n
 }
 
-func (v *problems) intList(field string, raws []rawNumber, lo, hi int64) []int {
+func (v *faults) intList(field string, raws []rawNumber, lo, hi int64) []int {
 	if len(raws) > maxListLen {
 		v.add(field, fmt.Sprintf("at most %d entries", maxListLen))
 		return nil
@@ -199,7 +199,7 @@ func (v *problems) intList(field string, raws []rawNumber, lo, hi int64) []int {
 
 // stringList checks a list of non-empty strings of at most 256 bytes, each
 // accepted by ok when ok is not nil.
-func (v *problems) stringList(field string, list []string, required bool, ok func(string) bool) []string {
+func (v *faults) stringList(field string, list []string, required bool, ok func(string) bool) []string {
 	if required && len(list) == 0 {
 		v.add(field, "at least one entry is required")
 	}
@@ -222,7 +222,7 @@ func (v *problems) stringList(field string, list []string, required bool, ok fun
 
 // exchangeList checks targeting.exchanges: ids of exchanges the server
 // trades with.
-func (v *problems) exchangeList(list []string, known map[string]bool) []string {
+func (v *faults) exchangeList(list []string, known map[string]bool) []string {
 	v.stringList("targeting.exchanges", list, false, nil)
 	for i, id := range list {
 		if id != "" && !known[id] {
@@ -233,7 +233,7 @@ func (v *problems) exchangeList(list []string, known map[string]bool) []string {
 }
 
 // url checks an absolute http(s) URL; https only when the creative is secure.
-func (v *problems) url(field, s string, secure bool) {
+func (v *faults) url(field, s string, secure bool) {
 	if s == "" {
 		v.add(field, "required")
 		return

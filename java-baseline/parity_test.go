@@ -40,10 +40,11 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/recbid/dspd/api"
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/internal/conntest"
+	"github.com/recbid/dspd/internal/problems"
 	"github.com/recbid/dspd/state/memory"
 )
 
@@ -986,7 +987,7 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
 ]}`
 	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
 	_, goErr := bidder.LoadCatalogFile(path, nil)
-	var ce *bidder.CatalogError
+	var ce *problems.Error
 	require.True(t, errors.As(goErr, &ce), "%v", goErr)
 	pacing := 0
 	for _, p := range ce.Problems {
@@ -1086,7 +1087,7 @@ func TestParityRefusesBadExchanges(t *testing.T) {
 ]}`
 	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
 	_, goErr := exchange.Load(path)
-	var fe *exchange.FileError
+	var fe *problems.Error
 	require.True(t, errors.As(goErr, &fe), "%v", goErr)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

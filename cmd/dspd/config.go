@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/recbid/dspd/api"
-	"github.com/recbid/dspd/api/exchange"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/state/memory"
 )
 

@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recbid/dspd/api/exchange"
+	"github.com/recbid/dspd/exchange"
 )
 
 // The keys and token of exchange adx in the hostile test.

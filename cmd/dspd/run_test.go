@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/recbid/dspd/api/currency"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/currency"
 )
 
 // events is a slog handler that forwards every message to a channel, so a

@@ -11,13 +11,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/bounded"
+	"github.com/recbid/dspd/internal/problems"
 )
 
 // DefaultID is the id of the implicit exchange of a server without an
 // exchanges file, and of the exchange whose paths are the bare ones
-// (/dsp/recbid, /openrtb2/bid, /dsp/win).
-const DefaultID = "default"
+// (/dsp/recbid, /openrtb2/bid, /dsp/win): the domain's
+// bidder.DefaultExchange, which is where it is defined.
+const DefaultID = bidder.DefaultExchange
 
 // DefaultPriceMacro is the macro an exchange fills in with the clearing
 // price, unless its entry names another.
@@ -34,20 +37,8 @@ const (
 )
 
 // ErrInvalidExchanges is the cause of every error that rejects an exchanges
-// file; the *FileError that wraps it names each problem.
+// file; the *problems.Error that wraps it names each problem.
 var ErrInvalidExchanges = errors.New("invalid exchanges file")
-
-// FileError lists every problem found in an exchanges file.
-type FileError struct {
-	Problems []string
-}
-
-func (e *FileError) Error() string {
-	return fmt.Sprintf("%d problem(s): %s", len(e.Problems), strings.Join(e.Problems, "; "))
-}
-
-// Unwrap makes errors.Is(err, ErrInvalidExchanges) hold.
-func (e *FileError) Unwrap() error { return ErrInvalidExchanges }
 
 // Set is the exchanges a server trades with, immutable; a reload builds a
 // new one.
@@ -87,13 +78,13 @@ func (s *Set) IDs() []string {
 func (s *Set) Len() int { return len(s.list) }
 
 // Load reads and validates an exchanges file. A file with any error is
-// rejected whole: the error is a *FileError naming every problem, or an
+// rejected whole: the error is a *problems.Error naming every problem, or an
 // I/O error.
 func Load(path string) (*Set, error) {
 	data, err := bounded.ReadFile(path, MaxFileBytes)
 	switch {
 	case errors.Is(err, bounded.ErrTooLarge):
-		return nil, &FileError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxFileBytes)}}
+		return nil, problems.New(ErrInvalidExchanges, fmt.Sprintf("file is larger than %d bytes", MaxFileBytes))
 	case err != nil:
 		return nil, fmt.Errorf("exchanges: %w", err)
 	}
@@ -110,9 +101,9 @@ func Load(path string) (*Set, error) {
 func Parse(data []byte) (*Set, error) {
 	var top map[string]json.RawMessage
 	if err := strictUnmarshal(data, &top); err != nil {
-		return nil, &FileError{Problems: []string{"not an exchanges file: " + err.Error()}}
+		return nil, problems.New(ErrInvalidExchanges, "not an exchanges file: "+err.Error())
 	}
-	var v problems
+	var v faults
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		if k != "exchanges" {
 			v.add("", "unknown key "+strconv.Quote(k))
@@ -152,7 +143,7 @@ func Parse(data []byte) (*Set, error) {
 		set.list = append(set.list, e)
 	}
 	if len(v) > 0 {
-		return nil, &FileError{Problems: v}
+		return nil, problems.New(ErrInvalidExchanges, v...)
 	}
 	return set, nil
 }
@@ -173,9 +164,9 @@ type filePrice struct {
 	Unit     *string `json:"unit"`
 }
 
-func parseExchange(raw json.RawMessage) (*Exchange, problems) {
+func parseExchange(raw json.RawMessage) (*Exchange, faults) {
 	var fe fileExchange
-	var v problems
+	var v faults
 	if err := strictUnmarshal(raw, &fe); err != nil {
 		v.add("", err.Error())
 		return nil, v
@@ -217,7 +208,7 @@ func parseExchange(raw json.RawMessage) (*Exchange, problems) {
 	return e, v
 }
 
-func (v *problems) pricing(fp *filePrice) *Pricing {
+func (v *faults) pricing(fp *filePrice) *Pricing {
 	if fp == nil {
 		v.add("price", `required: {"encoding":"clear"} for decimal prices, or the hmac-sha1 keys`)
 		return nil
@@ -254,7 +245,7 @@ func (v *problems) pricing(fp *filePrice) *Pricing {
 }
 
 // key decodes a 32-byte key in web-safe base64, padded or not.
-func (v *problems) key(field string, s *string) []byte {
+func (v *faults) key(field string, s *string) []byte {
 	if s == nil || *s == "" {
 		v.add(field, "required")
 		return nil
@@ -326,10 +317,10 @@ func strictUnmarshal(data []byte, v any) error {
 	return nil
 }
 
-// problems collects "field: message" lines.
-type problems []string
+// faults collects "field: message" lines.
+type faults []string
 
-func (v *problems) add(field, msg string) {
+func (v *faults) add(field, msg string) {
 	if field == "" {
 		*v = append(*v, msg)
 		return

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/internal/problems"
 )
 
 const validFile = `{"exchanges": [
@@ -93,7 +95,7 @@ func TestParseNamesEveryProblem(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			set, err := Parse([]byte(tt.file))
 			assert.Nil(t, set)
-			var fe *FileError
+			var fe *problems.Error
 			require.True(t, errors.As(err, &fe), "%v", err)
 			assert.True(t, errors.Is(err, ErrInvalidExchanges))
 			assert.Equal(t, tt.want, fe.Problems)

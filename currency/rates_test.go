@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/problems"
 )
 
 const prebidFile = `{"dataAsOf":"2026-11-01","generatedAt":"2026-11-01T12:00:03.118Z","conversions":{
@@ -125,7 +126,7 @@ func TestParseProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.file))
-			var fe *FileError
+			var fe *problems.Error
 			require.True(t, errors.As(err, &fe), "%v", err)
 			assert.True(t, errors.Is(err, ErrInvalidRates))
 			assert.Equal(t, tt.problems, fe.Problems)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/bounded"
+	"github.com/recbid/dspd/internal/problems"
 )
 
 // Limits of a rates file.
@@ -24,20 +25,8 @@ const (
 )
 
 // ErrInvalidRates is the cause of every error that rejects a rates file;
-// the *FileError that wraps it names each problem.
+// the *problems.Error that wraps it names each problem.
 var ErrInvalidRates = errors.New("invalid currency rates file")
-
-// FileError lists every problem found in a rates file.
-type FileError struct {
-	Problems []string
-}
-
-func (e *FileError) Error() string {
-	return fmt.Sprintf("%d problem(s): %s", len(e.Problems), strings.Join(e.Problems, "; "))
-}
-
-// Unwrap makes errors.Is(err, ErrInvalidRates) hold.
-func (e *FileError) Unwrap() error { return ErrInvalidRates }
 
 // Rates converts floors into US dollars. It is immutable; a reload reads a
 // new one. The zero value (and nil) knows no currency but USD.
@@ -55,12 +44,12 @@ type ratio struct {
 }
 
 // Load reads and validates a rates file. A file with any error is rejected
-// whole: the error is a *FileError naming every problem, or an I/O error.
+// whole: the error is a *problems.Error naming every problem, or an I/O error.
 func Load(path string) (*Rates, error) {
 	data, err := bounded.ReadFile(path, MaxFileBytes)
 	switch {
 	case errors.Is(err, bounded.ErrTooLarge):
-		return nil, &FileError{Problems: []string{fmt.Sprintf("file is larger than %d bytes", MaxFileBytes)}}
+		return nil, problems.New(ErrInvalidRates, fmt.Sprintf("file is larger than %d bytes", MaxFileBytes))
 	case err != nil:
 		return nil, fmt.Errorf("currency rates: %w", err)
 	}
@@ -77,13 +66,13 @@ func Parse(data []byte) (*Rates, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&file); err != nil {
-		return nil, &FileError{Problems: []string{"not a currency rates file: " + err.Error()}}
+		return nil, problems.New(ErrInvalidRates, "not a currency rates file: "+err.Error())
 	}
 	if dec.More() {
-		return nil, &FileError{Problems: []string{"not a currency rates file: data after the top-level object"}}
+		return nil, problems.New(ErrInvalidRates, "not a currency rates file: data after the top-level object")
 	}
-	var problems []string
-	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var found []string
+	add := func(format string, args ...any) { found = append(found, fmt.Sprintf(format, args...)) }
 	r := &Rates{toUSD: map[string]ratio{}}
 	if file.DataAsOf != nil {
 		if err := json.Unmarshal(*file.DataAsOf, &r.asOf); err != nil {
@@ -120,8 +109,8 @@ func Parse(data []byte) (*Rates, error) {
 			rates[pair] = rate
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &FileError{Problems: problems}
+	if len(found) > 0 {
+		return nil, problems.New(ErrInvalidRates, found...)
 	}
 	for pair, rate := range rates {
 		switch {
