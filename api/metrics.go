@@ -188,7 +188,7 @@ func newMetrics(engine *bidder.Engine) *metrics {
 		name, what string
 		s          any
 	}{{"bid_store", "Bid records", engine.Bids()}, {"ledger", "Budget and frequency counters", engine.Ledger()}} {
-		up, ok := store.s.(interface{ Upkeep() bidder.Upkeep })
+		up, ok := store.s.(bidder.UpkeepReporter)
 		if !ok {
 			continue
 		}
@@ -214,13 +214,13 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			return d.Seconds()
 		}))
 	}
-	if st, ok := engine.Ledger().(interface{ Failures() int64 }); ok {
+	if st, ok := engine.Ledger().(bidder.FailureCounter); ok {
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "dspd_state_store_failures_total",
 			Help: "Operations of the state store that failed: Redis operations that failed or timed out; disk writes that found the disk full.",
 		}, func() float64 { return float64(st.Failures()) }))
 	}
-	if st, ok := engine.Ledger().(interface{ Unavailable() bool }); ok {
+	if st, ok := engine.Ledger().(bidder.AvailabilityReporter); ok {
 		f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "dspd_state_unavailable",
 			Help: "1 while the disk state cannot write (a full disk): no bids, win notices answered 503.",
@@ -231,13 +231,13 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			return 0
 		}))
 	}
-	if st, ok := engine.Ledger().(interface{ LostBidCounts() int64 }); ok {
+	if st, ok := engine.Ledger().(bidder.LostBidCounter); ok {
 		f(prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "dspd_state_store_lost_bid_counts_total",
 			Help: "Batches of bid counts (for /admin/stats) the shared store could not write.",
 		}, func() float64 { return float64(st.LostBidCounts()) }))
 	}
-	if sz, ok := engine.Ledger().(interface{ Sizes() (int, int) }); ok {
+	if sz, ok := engine.Ledger().(bidder.SizeReporter); ok {
 		f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "dspd_ledger_day_counters",
 			Help: "Per-campaign daily counters held.",

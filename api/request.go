@@ -2,9 +2,9 @@ package api
 
 import (
 	"time"
-	"unsafe"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/bytesview"
 )
 
 // Value limits of the contract.
@@ -148,7 +148,7 @@ func invalid(k formKey, msg string) *fieldError {
 
 // str aliases b as a string without copying. The string is valid only
 // while b's buffer is not reused: until the response is written.
-func str(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+func str(b []byte) string { return bytesview.String(b) }
 
 // parseInt parses ASCII digits (no sign, no spaces; leading zeros allowed)
 // within [lo, hi].

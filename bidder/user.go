@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"unsafe"
+	"github.com/recbid/dspd/internal/bytesview"
 
 	"github.com/dchest/siphash"
 )
@@ -56,7 +56,7 @@ func (k HashKey) User(uid string) UserKey {
 	}
 	k0, k1 := binary.LittleEndian.Uint64(k[:8]), binary.LittleEndian.Uint64(k[8:])
 	// The hash only reads the bytes: no copy of the string is needed.
-	h0, h1 := siphash.Hash128(k0, k1, unsafe.Slice(unsafe.StringData(uid), len(uid)))
+	h0, h1 := siphash.Hash128(k0, k1, bytesview.Bytes(uid))
 	var u UserKey
 	binary.LittleEndian.PutUint64(u[:8], h0)
 	binary.LittleEndian.PutUint64(u[8:], h1)

@@ -3,9 +3,9 @@ package exchange
 import (
 	"crypto/subtle"
 	"fmt"
+	"github.com/recbid/dspd/internal/bytesview"
 	"net/netip"
 	"strings"
-	"unsafe"
 )
 
 // Exchange is one exchange the server trades with.
@@ -45,7 +45,7 @@ func (e *Exchange) Admit(client netip.Addr, authorization string) Refusal {
 		tok = strings.TrimLeft(tok, " ")
 		// The comparison only reads the header's bytes: no copy of them.
 		if !strings.EqualFold(scheme, "Bearer") ||
-			subtle.ConstantTimeCompare(unsafe.Slice(unsafe.StringData(tok), len(tok)), e.token) != 1 {
+			subtle.ConstantTimeCompare(bytesview.Bytes(tok), e.token) != 1 {
 			return RefusedToken
 		}
 	}

@@ -21,7 +21,7 @@ func TestRunRefusesAnUnusableState(t *testing.T) {
 	held := t.TempDir()
 	s, err := openState(t.Context(), testConfigWithState(t, "disk:"+held), time.Now, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
-	defer s.close()
+	defer s.Close()
 	for _, state := range []string{"mysql://x", "redis://" + closed + "/0", "redis://%zz", "disk:", "", "memory:x", "disk:" + held} {
 		cfg := testConfig(t)
 		cfg.state = state

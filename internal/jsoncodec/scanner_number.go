@@ -1,10 +1,10 @@
 package jsoncodec
 
 import (
+	"github.com/recbid/dspd/internal/bytesview"
 	"math/big"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // Numbers are read as json-iterator's Skip read them, which is not quite
@@ -160,7 +160,7 @@ func bigFloat(b []byte) bool {
 }
 
 // text views b as a string, for the parsers, which do not keep it.
-func text(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+func text(b []byte) string { return bytesview.String(b) }
 
 // AppendNumber reads a number value, checking its syntax, and appends its
 // literal text (such as "2.50" or "-1e3") to dst, without converting it, so

@@ -199,3 +199,12 @@ func (b *bids) Sweep(now time.Time) int {
 	}
 	return n
 }
+
+// The disk state's optional abilities (bidder/storestats.go).
+var (
+	_ bidder.UpkeepReporter       = (*ledger)(nil)
+	_ bidder.SizeReporter         = (*ledger)(nil)
+	_ bidder.FailureCounter       = (*ledger)(nil)
+	_ bidder.AvailabilityReporter = (*ledger)(nil)
+	_ bidder.UpkeepReporter       = (*bids)(nil)
+)

@@ -448,3 +448,5 @@ func notePause(max *atomic.Int64, d time.Duration) {
 		}
 	}
 }
+
+var _ bidder.UpkeepReporter = (*BidStore)(nil)

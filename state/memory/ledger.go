@@ -449,3 +449,9 @@ func (s *shard[K, V]) len() int {
 func (l *Ledger) Upkeep() bidder.Upkeep {
 	return bidder.Upkeep{Expired: l.expired.Load(), Refused: l.refused.Load(), MaxPause: time.Duration(l.maxPause.Load())}
 }
+
+// The memory ledger's optional abilities (bidder/storestats.go).
+var (
+	_ bidder.UpkeepReporter = (*Ledger)(nil)
+	_ bidder.SizeReporter   = (*Ledger)(nil)
+)

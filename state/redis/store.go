@@ -151,3 +151,9 @@ func (s *Store) freqKey(user bidder.UserKey, campaign string, period, window int
 }
 
 func (s *Store) hashKeyKey() string { return s.cfg.Prefix + ":hashkey" }
+
+// The Redis store's optional abilities (bidder/storestats.go).
+var (
+	_ bidder.FailureCounter = (*Store)(nil)
+	_ bidder.LostBidCounter = (*Store)(nil)
+)
