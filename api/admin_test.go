@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, w.Code, "no campaigns yet")
 	assert.JSONEq(t, `{"status":"loading"}`, w.Body.String())
 
-	srv.cfg.CampaignsPath = testdataCampaigns
+	srv.SetCampaignsPath(testdataCampaigns)
 	_, err := srv.Reload(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, get(srv.admin, "/readyz").Code)

@@ -51,11 +51,11 @@ func readLimited(src io.Reader, buf *bodyBuf) ([]byte, error) {
 	return buf[:n], nil
 }
 
-const formMediaType = "application/x-www-form-urlencoded"
+const FormMediaType = "application/x-www-form-urlencoded"
 
 // isFormContentType accepts application/x-www-form-urlencoded with the
 // rule of hasMediaType.
-func isFormContentType(ct string) bool { return hasMediaType(ct, formMediaType) }
+func isFormContentType(ct string) bool { return hasMediaType(ct, FormMediaType) }
 
 // hasMediaType reports whether a Content-Type is media in any case, alone or
 // followed by parameters "; name=value" whose names are all charset (any

@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"crypto/rand"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,10 +71,10 @@ func send(h http.Handler, method, target, remote, body string, headers ...string
 		r.RemoteAddr = remote
 	}
 	if body != "" && strings.HasPrefix(target, "/dsp/recbid") {
-		r.Header.Set("Content-Type", formMediaType)
+		r.Header.Set("Content-Type", FormMediaType)
 	}
 	if strings.HasPrefix(target, "/openrtb2/bid") {
-		r.Header.Set("Content-Type", jsonMediaType)
+		r.Header.Set("Content-Type", JSONMediaType)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		r.Header.Add(headers[i], headers[i+1])
@@ -301,7 +303,7 @@ func TestReloadRefusesBadExchanges(t *testing.T) {
 
 	targeting := writeCampaigns(t, sequenceCampaign("t", `"targeting":{"exchanges":["adx","gone"]},`))
 	bad := buildTestServer(t, "", serverOptions{exFile: file})
-	bad.cfg.CampaignsPath = targeting
+	bad.SetCampaignsPath(targeting)
 	require.NoError(t, os.WriteFile(file, []byte(exchangesFile(adxEKey, adxIKey)), 0o644))
 	_, err := bad.Reload(t.Context())
 	require.ErrorIs(t, err, bidder.ErrInvalidCatalog)
@@ -355,7 +357,7 @@ func BenchmarkRecbidExchange(b *testing.B) {
 		b.Run(tt.name, func(b *testing.B) {
 			r := httptest.NewRequest(http.MethodPost, tt.target, nil)
 			r.RemoteAddr = tt.remote
-			r.Header.Set("Content-Type", formMediaType)
+			r.Header.Set("Content-Type", FormMediaType)
 			r.Header.Set("Authorization", "Bearer "+adxToken)
 			benchPost(b, srv.public.ServeHTTP, r, [][]byte{post})
 		})

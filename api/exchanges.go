@@ -4,14 +4,15 @@ import (
 	"sync"
 
 	"github.com/recbid/dspd/exchange"
+	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
 // Routes of the public listener: each exchange X has its own bid and win
 // paths (bidPath+"/X"); the bare paths belong to exchange.DefaultID.
 const (
-	recbidPath  = "/dsp/recbid"
-	winPath     = "/dsp/win"
-	openrtbPath = "/openrtb2/bid"
+	RecbidPath  = "/dsp/recbid"
+	WinPath     = "/dsp/win"
+	OpenRTBPath = "/openrtb2/bid"
 )
 
 // wire is what the endpoints of one exchange need, built at each load: the
@@ -28,17 +29,17 @@ type wire struct {
 
 // newWire pre-encodes the answers' parts of ex.
 func (s *Server) newWire(ex *exchange.Exchange) *wire {
-	path := winPath
+	path := WinPath
 	if ex.ID != exchange.DefaultID {
 		path += "/" + ex.ID
 	}
-	open := appendJSONString(nil, s.cfg.PublicURL+path+"?bidid=")
+	open := jsoncodec.AppendString(nil, s.cfg.PublicURL+path+"?bidid=")
 	return &wire{
 		ex:          ex,
 		fingerprint: ex.Pricing.Fingerprint(),
 		nurlOpen:    open[:len(open)-1],
-		nurlClose:   appendJSONString(nil, "&price="+ex.PriceMacro)[1:],
-		burlClose:   appendJSONString(nil, "&price="+ex.PriceMacro+"&billing=1")[1:],
+		nurlClose:   jsoncodec.AppendString(nil, "&price="+ex.PriceMacro)[1:],
+		burlClose:   jsoncodec.AppendString(nil, "&price="+ex.PriceMacro+"&billing=1")[1:],
 		m:           s.metrics.exchange(ex.ID),
 	}
 }
@@ -65,29 +66,27 @@ func (s *Server) bidWire(exchangeID string, cur *serving, resp *Response) *wire 
 		wr = cur.wires[exchangeID]
 	}
 	if wr == nil {
-		notFound(resp)
+		resp.NotFound()
 	}
 	return wr
 }
 
 // admit checks that the exchange lets this client ask for bids (its
-// sources and token); a refusal is answered 403 and counted.
-func (s *Server) admit(req *Request, wr *wire, resp *Response) bool {
+// sources and token); a refusal is counted and its 403 message returned.
+func (s *Server) admit(req *Request, wr *wire) (refusal string, ok bool) {
 	if wr.ex.Open() {
-		return true
+		return "", true
 	}
 	client := s.cfg.TrustedProxies.Client(req.peer(), req.ForwardedFor)
-	refusal := wr.ex.Admit(client, req.Authorization)
-	if refusal == exchange.Admitted {
-		return true
+	r := wr.ex.Admit(client, req.Authorization)
+	if r == exchange.Admitted {
+		return "", true
 	}
-	wr.m.refused[refusal].Inc()
-	msg := "this source may not ask exchange " + wr.ex.ID + " for bids"
-	if refusal == exchange.RefusedToken {
-		msg = "a bid request for exchange " + wr.ex.ID + " needs its bearer token (Authorization: Bearer …)"
+	wr.m.refused[r].Inc()
+	if r == exchange.RefusedToken {
+		return "a bid request for exchange " + wr.ex.ID + " needs its bearer token (Authorization: Bearer …)", false
 	}
-	resp.fail(statusForbidden, errForbidden, "", msg)
-	return false
+	return "this source may not ask exchange " + wr.ex.ID + " for bids", false
 }
 
 // pricings remembers the price rules of every exchange ever loaded, by

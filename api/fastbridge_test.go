@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"io"
@@ -6,6 +6,10 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+
+	. "github.com/recbid/dspd/api"
+	fastfront "github.com/recbid/dspd/api/fasthttp"
+	"github.com/recbid/dspd/api/nethttp"
 
 	"github.com/valyala/fasthttp"
 )
@@ -20,9 +24,9 @@ var testFrontEnd = os.Getenv("DSPD_FRONT_END")
 // publicHandler returns the public handler of the front end under test.
 func publicHandler(s *Server) http.Handler {
 	if testFrontEnd == "fasthttp" {
-		return fastBridge{s.FastHandler()}
+		return fastBridge{fastfront.Handler(s)}
 	}
-	return s.PublicHandler()
+	return nethttp.Handler(s)
 }
 
 // fastBridge serves a net/http test request through a fasthttp handler: it

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
 // A bid response is
@@ -41,11 +42,11 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 	b = append(b, `,"price":`...)
 	b = c.BidCPM.AppendDecimal(b)
 	b = append(b, `,"adid":`...)
-	b = appendJSONString(b, cr.ID)
+	b = jsoncodec.AppendString(b, cr.ID)
 	b = append(b, `,"cid":`...)
-	b = appendJSONString(b, c.ID)
+	b = jsoncodec.AppendString(b, c.ID)
 	b = append(b, `,"crid":`...)
-	b = appendJSONString(b, cr.ID)
+	b = jsoncodec.AppendString(b, cr.ID)
 	b = append(b, `,"adomain":`...)
 	b = appendJSONList(b, c.ADomain)
 	b = append(b, `,"cat":`...)
@@ -72,7 +73,7 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 
 	var t []byte
 	t = append(t, `,"adm":`...)
-	t = appendJSONString(t, string(adm))
+	t = jsoncodec.AppendString(t, string(adm))
 	t = append(t, `}`+responseClose...)
 	return creativeJSON{head: head, tail: t}
 }
@@ -83,7 +84,7 @@ func appendJSONList(b []byte, list []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = jsoncodec.AppendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -92,6 +93,6 @@ func appendJSONList(b []byte, list []string) []byte {
 // `","cur":"USD","seatbid":[{"seat":SEAT,"bid":[{"id":"`.
 func seatJSON(seat string) []byte {
 	b := []byte(`","cur":"USD","seatbid":[{"seat":`)
-	b = appendJSONString(b, seat)
+	b = jsoncodec.AppendString(b, seat)
 	return append(b, `,"bid":[{"id":"`...)
 }

@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 )
 
 // FuzzRecbid throws random methods, content types and bodies at the whole
@@ -15,14 +17,14 @@ import (
 func FuzzRecbid(f *testing.F) {
 	post := readFile(f, "../testdata/post.data")
 	for _, seed := range []struct{ method, ct, body string }{
-		{"POST", formMediaType, post},
-		{"POST", formMediaType, validBody},
-		{"POST", formMediaType, "id=a&imp_id=1&w=300&h=250&floor=1.1234567"},
-		{"POST", formMediaType + "; charset=utf-8", "id=%zz"},
+		{"POST", FormMediaType, post},
+		{"POST", FormMediaType, validBody},
+		{"POST", FormMediaType, "id=a&imp_id=1&w=300&h=250&floor=1.1234567"},
+		{"POST", FormMediaType + "; charset=utf-8", "id=%zz"},
 		{"POST", "application/json", "{}"},
 		{"GET", "", ""},
-		{"POST", formMediaType, strings.Repeat("a", MaxBodyBytes+1)},
-		{"POST", formMediaType, "id=x&imp_id=y&w=1&h=1&cat=%2C%2C&bcat=IAB1&badv=a.example&ts=0&tmax=1"},
+		{"POST", FormMediaType, strings.Repeat("a", MaxBodyBytes+1)},
+		{"POST", FormMediaType, "id=x&imp_id=y&w=1&h=1&cat=%2C%2C&bcat=IAB1&badv=a.example&ts=0&tmax=1"},
 	} {
 		f.Add(seed.method, seed.ct, seed.body)
 	}

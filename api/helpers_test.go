@@ -1,14 +1,16 @@
-package api
+package api_test
 
 import (
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	. "github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/admin"
 
 	"github.com/stretchr/testify/require"
 
@@ -17,12 +19,6 @@ import (
 	"github.com/recbid/dspd/internal/countrand"
 	"github.com/recbid/dspd/state/memory"
 )
-
-// testNow is the server clock in these tests: 2026-11-04 08:00 UTC, inside
-// the week testdata's requests are stamped with.
-var testNow = time.Date(2026, 11, 4, 8, 0, 0, 0, time.UTC)
-
-const testdataCampaigns = "../testdata/campaigns.json"
 
 type testServer struct {
 	*Server
@@ -103,15 +99,7 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		require.NoError(t, err)
 	}
 	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids,
-		public: publicHandler(srv), admin: srv.AdminHandler()}
-}
-
-// writeCampaigns writes a campaigns file of the given campaign objects.
-func writeCampaigns(t testing.TB, campaigns ...string) string {
-	t.Helper()
-	path := t.TempDir() + "/campaigns.json"
-	require.NoError(t, os.WriteFile(path, []byte(`{"campaigns":[`+strings.Join(campaigns, ",")+`]}`), 0o644))
-	return path
+		public: publicHandler(srv), admin: admin.Handler(srv)}
 }
 
 func postForm(h http.Handler, body string) *httptest.ResponseRecorder {
@@ -133,11 +121,4 @@ func get(h http.Handler, target string) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
 	return w
-}
-
-func readFile(t testing.TB, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return string(b)
 }

@@ -65,7 +65,7 @@ func Route(path string) (Endpoint, string) {
 	for _, p := range [...]struct {
 		prefix string
 		e      Endpoint
-	}{{recbidPath, EndpointRecbid}, {winPath, EndpointWin}, {openrtbPath, EndpointOpenRTB}} {
+	}{{RecbidPath, EndpointRecbid}, {WinPath, EndpointWin}, {OpenRTBPath, EndpointOpenRTB}} {
 		if len(path) < len(p.prefix) || path[:len(p.prefix)] != p.prefix {
 			continue
 		}
@@ -76,7 +76,7 @@ func Route(path string) (Endpoint, string) {
 		if rest[0] != '/' {
 			return EndpointNone, ""
 		}
-		id, ok := exchangeOf(rest[1:])
+		id, ok := ExchangeParam(rest[1:])
 		if !ok || rest == "/" || strings.IndexByte(id, '/') >= 0 {
 			return EndpointNone, ""
 		}
@@ -93,10 +93,10 @@ func (r *Request) peer() netip.Addr {
 	return r.Peer.Addr()
 }
 
-// exchangeOf returns the exchange a path's route parameter names:
+// ExchangeParam returns the exchange a path's route parameter names:
 // exchange.DefaultID when there is none, and not ok for the default
 // exchange by its name (its paths are the bare ones).
-func exchangeOf(param string) (id string, ok bool) {
+func ExchangeParam(param string) (id string, ok bool) {
 	switch param {
 	case "":
 		return exchange.DefaultID, true
@@ -157,9 +157,9 @@ func (r *Response) json(status int) jsoncodec.Writer {
 	return r.writer()
 }
 
-// fail answers {"error":code,"field":field,"message":message}.
-func (r *Response) fail(status int, code, field, message string) {
-	appendError(r.json(status), code, field, message)
+// Fail answers {"error":code,"field":field,"message":message}.
+func (r *Response) Fail(status int, code, field, message string) {
+	AppendError(r.json(status), code, field, message)
 }
 
 // noContent answers 204 with an empty body.
@@ -192,11 +192,11 @@ func (s *Server) Serve(e Endpoint, exchangeID string, req *Request, resp *Respon
 	case EndpointOpenRTB:
 		s.serveOpenRTB(exchangeID, req, resp)
 	default:
-		notFound(resp)
+		resp.NotFound()
 	}
 }
 
-// notFound answers 404 not_found: no such endpoint.
-func notFound(resp *Response) {
-	resp.fail(statusNotFound, errNotFound, "", "no such endpoint")
+// NotFound answers 404 not_found: no such endpoint.
+func (r *Response) NotFound() {
+	r.Fail(statusNotFound, errNotFound, "", "no such endpoint")
 }

@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/nethttp"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,7 +31,7 @@ func TestServeWithoutHTTP(t *testing.T) {
 		srv.Serve(e, exchange.DefaultID, &req, resp)
 		return resp
 	}
-	bid := serve(EndpointRecbid, Request{Method: "POST", ContentType: formMediaType, ContentLength: int64(len(post)),
+	bid := serve(EndpointRecbid, Request{Method: "POST", ContentType: FormMediaType, ContentLength: int64(len(post)),
 		Body: bytes.NewReader([]byte(post))})
 	require.Equal(t, 200, bid.Status)
 	assert.True(t, bid.JSON)
@@ -39,7 +42,7 @@ func TestServeWithoutHTTP(t *testing.T) {
 	assert.Equal(t, "POST", get.Allow)
 	assert.JSONEq(t, `{"error":"method_not_allowed","field":"","message":"method not allowed; use POST"}`, string(get.Body()))
 
-	nobid := serve(EndpointRecbid, Request{Method: "POST", ContentType: formMediaType, Body: bytes.NewReader([]byte("id=1&imp_id=1&w=1&h=1"))})
+	nobid := serve(EndpointRecbid, Request{Method: "POST", ContentType: FormMediaType, Body: bytes.NewReader([]byte("id=1&imp_id=1&w=1&h=1"))})
 	assert.Equal(t, 204, nobid.Status)
 	assert.Equal(t, bidder.ReasonNoMatch, nobid.NoBid)
 	assert.Empty(t, nobid.Body())
@@ -63,7 +66,7 @@ func TestServeRecoversPanics(t *testing.T) {
 	srv := newTestServer(t, testdataCampaigns)
 	resp := AcquireResponse()
 	defer resp.Release()
-	srv.Serve(EndpointRecbid, exchange.DefaultID, &Request{Method: "POST", ContentType: formMediaType,
+	srv.Serve(EndpointRecbid, exchange.DefaultID, &Request{Method: "POST", ContentType: FormMediaType,
 		Body: panicReader{}, Ctx: context.Background()}, resp)
 	assert.Equal(t, 500, resp.Status)
 	assert.JSONEq(t, `{"error":"internal_error","field":"","message":"internal error"}`, string(resp.Body()))
@@ -81,7 +84,7 @@ func TestRouteAgreesWithChi(t *testing.T) {
 	file := writeFile(t, "exchanges.json", `{"exchanges":[{"id":"default",`+clear+`},{"id":"adx",`+clear+`},{"id":"ox",`+clear+
 		`},{"id":"x-1",`+clear+`}]}`)
 	srv := buildTestServer(t, testdataCampaigns, serverOptions{exFile: file})
-	chi := srv.PublicHandler()
+	chi := nethttp.Handler(srv.Server)
 	for _, tt := range []struct {
 		path     string
 		endpoint Endpoint

@@ -36,7 +36,7 @@ type metrics struct {
 // exchangeMetrics are one exchange's series.
 type exchangeMetrics struct {
 	recbid, openrtb                                 outcomes
-	reasons                                         [16]prometheus.Counter // by bidder.NoBidReason
+	reasons                                         [bidder.NumReasons]prometheus.Counter // by bidder.NoBidReason
 	winRecorded, winDuplicate, winTest, winRejected prometheus.Counter
 	spend                                           prometheus.Counter
 	refused                                         [3]prometheus.Counter // by exchange.Refusal

@@ -17,12 +17,12 @@ import (
 // OpenRTB 2.6 on the same engine and the same books as recbid: see
 // docs/openrtb.md for the contract.
 
-const jsonMediaType = "application/json"
+const JSONMediaType = "application/json"
 
 // nbrCodes maps the bidder's no-bid reasons to the nearest OpenRTB no-bid
 // reason code (the IAB list that OpenRTB 2.6 refers to); docs/openrtb.md
 // explains each choice.
-var nbrCodes = [16]int{
+var nbrCodes = [bidder.NumReasons]int{
 	bidder.ReasonCurrency:         2,  // Invalid Request: dspd bids in USD only
 	bidder.ReasonNoMatch:          0,  // Unknown Error: the list has no "no matching demand"
 	bidder.ReasonBelowFloor:       0,  // Unknown Error: nor "below floor"
@@ -42,68 +42,22 @@ var nbrCodes = [16]int{
 func (s *Server) serveOpenRTB(exchangeID string, r *Request, resp *Response) {
 	arrived := s.engine.Now()
 	cur := s.current.Load()
-	wr := s.bidWire(exchangeID, cur, resp)
+	st := openrtbStates.Get().(*openrtbState)
+	defer openrtbStates.Put(st)
+	wr, m, body, gz := s.bidPreamble(&openrtbEndpoint, exchangeID, cur, r, resp, &st.body)
 	if wr == nil {
 		return
 	}
-	m := &wr.m.openrtb
-	if isOpenRTBVersion(r.OpenRTBVersion) {
-		resp.Version = r.OpenRTBVersion // the request's header: the front end writes it before the request ends
-	}
-	if r.Method != methodPOST {
-		s.reject(m, "openrtb", errMethodNotAllowed)
-		methodNotAllowed(resp, methodPOST)
-		return
-	}
-	if !s.admit(r, wr, resp) {
-		s.reject(m, "openrtb", errForbidden)
-		return
-	}
-	// Many exchanges' adapters send no Content-Type: a body without one is
-	// read as JSON, and only another type is refused.
-	if ct := r.ContentType; ct != "" && !isJSONContentType(ct) {
-		s.reject(m, "openrtb", errUnsupportedMediaType)
-		resp.fail(statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Type must be "+jsonMediaType+" (or absent)")
-		return
-	}
-	gzipped, ok := contentEncoding(r.ContentEncoding, r.Encodings)
-	if !ok {
-		s.reject(m, "openrtb", errUnsupportedMediaType)
-		resp.fail(statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Encoding must be gzip or identity")
-		return
-	}
-	st := openrtbStates.Get().(*openrtbState)
-	defer openrtbStates.Put(st)
-	body, err := readBody(r, &st.body)
-	if err == nil && gzipped {
-		gz := gunzippers.Get().(*gunzipper)
+	if gz != nil {
 		defer gunzippers.Put(gz)
-		body, err = gz.inflate(body)
-	}
-	switch {
-	case errors.Is(err, errTooLarge):
-		s.reject(m, "openrtb", errBodyTooLarge)
-		resp.fail(statusRequestTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
-		return
-	case errors.Is(err, errBadGzip):
-		s.reject(m, "openrtb", errBadBody)
-		resp.fail(statusBadRequest, errBadBody, "", "body is not valid gzip")
-		return
-	case err != nil:
-		// The client went away or sent a broken body: answer what we can.
-		s.reject(m, "openrtb", errBadBody)
-		resp.fail(statusBadRequest, errBadBody, "", "could not read the body")
-		return
 	}
 	ferr, jsonOK := decodeBidRequest(body, st)
 	switch {
 	case !jsonOK:
-		s.reject(m, "openrtb", errBadBody)
-		resp.fail(statusBadRequest, errBadBody, "", "body is not a JSON object")
+		s.refuse(&openrtbEndpoint, m, resp, statusBadRequest, errBadBody, "", "body is not a JSON object")
 		return
 	case ferr != nil:
-		s.reject(m, "openrtb", ferr.code)
-		resp.fail(statusBadRequest, ferr.code, ferr.field, ferr.message)
+		s.refuse(&openrtbEndpoint, m, resp, statusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
 	}
 	s.noteInvalidFields(&st.req)
@@ -342,7 +296,7 @@ func (g *gunzipper) inflate(body []byte) ([]byte, error) {
 
 // isJSONContentType accepts application/json with the rule of
 // hasMediaType.
-func isJSONContentType(ct string) bool { return hasMediaType(ct, jsonMediaType) }
+func isJSONContentType(ct string) bool { return hasMediaType(ct, JSONMediaType) }
 
 // contentEncoding reads Content-Encoding, its first value and how many the
 // request had: absent, empty or identity is a plain body, gzip (or its old

@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"encoding/json"
@@ -11,10 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const (
-	exchangeCorpus = "../testdata/openrtb/exchange.jsonl"
-	corpusRates    = "../testdata/openrtb/currency.json"
-)
+const exchangeCorpus = "../testdata/openrtb/exchange.jsonl"
 
 // corpusImp is what the corpus test reads of an impression, independently
 // of the server's decoder.

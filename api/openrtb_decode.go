@@ -152,7 +152,7 @@ func (d *bidRequestDecoder) fail(code string, f fieldName, msg string) {
 	}
 }
 
-func (d *bidRequestDecoder) invalid(f fieldName, msg string) { d.fail(errInvalidField, f, msg) }
+func (d *bidRequestDecoder) invalid(f fieldName, msg string) { d.fail(CodeInvalidField, f, msg) }
 
 // drop notes that a used field had a bad value v, which the caller treats
 // as absent; the request's first bad value is kept for the log.
@@ -392,10 +392,10 @@ func (d *bidRequestDecoder) request() {
 		}
 	}
 	if r.id == "" {
-		d.fail(errMissingField, topField("id"), "is required")
+		d.fail(CodeMissingField, topField("id"), "is required")
 	}
 	if len(r.imps) == 0 {
-		d.fail(errMissingField, topField("imp"), "is required (at least one impression)")
+		d.fail(CodeMissingField, topField("imp"), "is required (at least one impression)")
 	}
 	switch {
 	case r.appCat == "":
@@ -461,7 +461,7 @@ func (d *bidRequestDecoder) imp(i int) {
 		}
 	}
 	if imp.id == "" {
-		d.fail(errMissingField, impField(i, ".id"), "is required")
+		d.fail(CodeMissingField, impField(i, ".id"), "is required")
 		return
 	}
 	for k := range imps[:len(imps)-1] {
@@ -497,9 +497,9 @@ func (d *bidRequestDecoder) banner(i int, imp *openrtbImp) {
 	}
 	switch {
 	case w > 0 && h == 0:
-		d.fail(errMissingField, impField(i, ".banner.h"), "is required with banner.w")
+		d.fail(CodeMissingField, impField(i, ".banner.h"), "is required with banner.w")
 	case h > 0 && w == 0:
-		d.fail(errMissingField, impField(i, ".banner.w"), "is required with banner.h")
+		d.fail(CodeMissingField, impField(i, ".banner.w"), "is required with banner.h")
 	}
 	n := 0
 	if w > 0 && h > 0 {
@@ -560,9 +560,9 @@ func (d *bidRequestDecoder) formats(i int, dst []openrtbSize) int {
 		switch {
 		case w == 0 && h == 0:
 		case w == 0:
-			d.fail(errMissingField, formatField(i, j, ".w"), "is required with h")
+			d.fail(CodeMissingField, formatField(i, j, ".w"), "is required with h")
 		case h == 0:
-			d.fail(errMissingField, formatField(i, j, ".h"), "is required with w")
+			d.fail(CodeMissingField, formatField(i, j, ".h"), "is required with w")
 		default:
 			dst[n] = openrtbSize{uint16(w), uint16(h)}
 			n++

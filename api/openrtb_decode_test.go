@@ -1,9 +1,15 @@
 package api
 
 import (
+	"bytes"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/bidder"
 )
 
 // TestDecodeBidRequestSyntax pins how the walk reads JSON at the edges of
@@ -152,5 +158,138 @@ func TestDecodeBidRequestSyntax(t *testing.T) {
 		assert.Equal(t, tt.ferr, got, "%q", tt.body)
 		assert.Equal(t, tt.city, st.req.city, "%q", tt.body)
 		assert.Equal(t, tt.tmax, st.req.tmax, "%q", tt.body)
+	}
+}
+
+// decodeOne decodes body and returns the request (its strings copied).
+func decodeOne(t *testing.T, body string) (openrtbRequest, *fieldError) {
+	t.Helper()
+	st := new(openrtbState)
+	ferr, ok := decodeBidRequest([]byte(body), st)
+	require.True(t, ok, "valid JSON: %s", body)
+	r := st.req
+	r.imps = append([]openrtbImp(nil), r.imps...)
+	return r, ferr
+}
+
+func TestDecodeBidRequestMapping(t *testing.T) {
+	r, ferr := decodeOne(t, `{"id":"r1","imp":[
+		{"id":"1","banner":{"format":[{"w":728,"h":90},{"w":300,"h":250},{"w":728,"h":90}],"w":300,"h":250},
+		 "bidfloor":1.50,"bidfloorcur":"usd","secure":1,"tagid":"slot-1"},
+		{"id":"2","banner":{"w":320,"h":50}},
+		{"id":"3","native":{}}],
+		"site":{"domain":"News.Example","cat":["IAB12"," IAB12-1 ",""],"page":"https://news.example/"},
+		"app":{"bundle":"com.example","cat":["IAB1"]},
+		"device":{"os":"iOS","devicetype":4,"ua":"UA","ip":"1.2.3.4","geo":{"region":"ca","country":"usa","city":"San Francisco"}},
+		"user":{"buyeruid":"b-1","id":"u-1"},
+		"tmax":150,"test":1,"bcat":["IAB25","IAB26"],"badv":["a.example","b.example"],"cur":["EUR","GBP"]}`)
+	require.Nil(t, ferr)
+	assert.Equal(t, "r1", r.id)
+	require.Len(t, r.imps, 3)
+	i0 := r.imps[0]
+	assert.Equal(t, "1", i0.id)
+	assert.Equal(t, []openrtbSize{{300, 250}, {728, 90}}, i0.sizes[:i0.nsizes], "w/h first, then format[], repeats dropped")
+	assert.Equal(t, bidder.Micros(1_500_000), i0.floor)
+	assert.Equal(t, "usd", i0.floorCur)
+	assert.True(t, i0.secure)
+	assert.Equal(t, []openrtbSize{{320, 50}}, r.imps[1].sizes[:r.imps[1].nsizes])
+	assert.Zero(t, r.imps[2].nsizes, "no banner, no size")
+	assert.Equal(t, "News.Example", r.site)
+	assert.Equal(t, "com.example", r.bundle)
+	assert.Equal(t, "IAB12, IAB12-1 ,IAB1", r.cat, "site.cat then app.cat; empty items dropped")
+	assert.Equal(t, "iOS", r.os)
+	assert.Equal(t, 4, r.devType)
+	assert.Equal(t, "US", r.country)
+	assert.Equal(t, "US-ca", r.region, "the region is prefixed with the country, whatever their order")
+	assert.Equal(t, "San Francisco", r.city)
+	assert.Equal(t, "u-1", r.uid)
+	assert.Equal(t, "b-1", r.buyerUID)
+	assert.Equal(t, 150, r.tmax)
+	assert.True(t, r.test)
+	assert.Equal(t, "IAB25,IAB26", r.bcat)
+	assert.Equal(t, "a.example,b.example", r.badv)
+	assert.Equal(t, "EUR", r.curDenied)
+
+	req := r.engineRequest(testNow)
+	assert.Equal(t, bidder.Request{ID: "r1", Cur: "EUR", Site: "News.Example", Bundle: "com.example",
+		Cat: "IAB12, IAB12-1 ,IAB1", BCat: "IAB25,IAB26", BAdv: "a.example,b.example", OS: "iOS", DevType: 4,
+		Country: "US", Region: "US-ca", City: "San Francisco", UID: "u-1", TimeMs: testNow.UnixMilli(),
+		TMax: 150 * time.Millisecond, Test: true, Arrived: testNow}, req)
+}
+
+func TestDecodeBidRequestLeniency(t *testing.T) {
+	tests := []struct {
+		name, body                               string
+		country, region, os, uid, curDenied, cat string
+		devType                                  int
+	}{
+		{name: "alpha-2 country", body: `"device":{"geo":{"country":"cn","region":"31"}}`, country: "CN", region: "CN-31"},
+		{name: "prefixed region", body: `"device":{"geo":{"country":"USA","region":"US-NY"}}`, country: "US", region: "US-NY"},
+		{name: "prefixed region, other country", body: `"device":{"geo":{"country":"CAN","region":"US-NY"}}`, country: "CA", region: "US-NY"},
+		{name: "region without country", body: `"device":{"geo":{"region":"CA"}}`},
+		{name: "unknown alpha-3", body: `"device":{"geo":{"country":"XYZ","region":"CA"}}`},
+		{name: "withdrawn code", body: `"device":{"geo":{"country":"ANT"}}`},
+		{name: "region name", body: `"device":{"geo":{"country":"USA","region":"California"}}`, country: "US"},
+		{name: "region with a space", body: `"device":{"geo":{"country":"USA","region":"C A"}}`, country: "US"},
+		{name: "free-text os", body: `"device":{"os":"Mac OS X"}`},
+		{name: "devicetype 8", body: `"device":{"devicetype":8}`},
+		{name: "devicetype 0", body: `"device":{"devicetype":0}`},
+		{name: "devicetype big", body: `"device":{"devicetype":123456789012345678901234567890}`},
+		{name: "devicetype 7", body: `"device":{"devicetype":7}`, devType: 7},
+		{name: "buyeruid when no id", body: `"user":{"buyeruid":"b-1"}`, uid: "b-1"},
+		{name: "empty id: buyeruid", body: `"user":{"id":"","buyeruid":"b-1"}`, uid: "b-1"},
+		{name: "cur with USD", body: `"cur":["EUR","usd"]`},
+		{name: "cur empty", body: `"cur":[]`},
+		{name: "cur repeated: the last counts", body: `"cur":["EUR"],"cur":["USD"]`},
+		{name: "cat repeated: the last counts", body: `"site":{"cat":["IAB1"],"cat":["IAB2"]}`, cat: "IAB2"},
+		{name: "app cat alone", body: `"app":{"cat":["IAB3"]}`, cat: "IAB3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ferr := decodeOne(t, ortbBody(tt.body, ""))
+			require.Nil(t, ferr)
+			req := r.engineRequest(testNow)
+			assert.Equal(t, tt.country, req.Country, "country")
+			assert.Equal(t, tt.region, req.Region, "region")
+			assert.Equal(t, tt.os, req.OS, "os")
+			assert.Equal(t, tt.devType, req.DevType, "devtype")
+			assert.Equal(t, tt.uid, req.UID, "uid")
+			assert.Equal(t, tt.curDenied, req.Cur, "cur")
+			assert.Equal(t, tt.cat, req.Cat, "cat")
+		})
+	}
+}
+
+func TestCountryAlpha2(t *testing.T) {
+	require.Len(t, iso3166, 249, "every officially assigned ISO 3166-1 code")
+	seen := map[string]bool{}
+	for a3, a2 := range iso3166 {
+		assert.Regexp(t, `^[A-Z]{3}$`, a3)
+		assert.Regexp(t, `^[A-Z]{2}$`, a2)
+		assert.False(t, seen[a2], "%s twice", a2)
+		seen[a2] = true
+		assert.Equal(t, a2, countryAlpha2([]byte(a3)))
+		assert.Equal(t, a2, countryAlpha2([]byte(strings.ToLower(a3))))
+		assert.Equal(t, a2, countryAlpha2([]byte(a2)))
+	}
+	for a3, a2 := range map[string]string{"USA": "US", "CHN": "CN", "GBR": "GB", "DEU": "DE", "JPN": "JP",
+		"FRA": "FR", "IND": "IN", "BRA": "BR", "CAN": "CA", "AUS": "AU", "KOR": "KR", "PRK": "KP", "ESP": "ES",
+		"ITA": "IT", "MEX": "MX", "IDN": "ID", "NLD": "NL", "CHE": "CH", "AUT": "AT", "ZAF": "ZA", "SRB": "RS",
+		"MNE": "ME", "SSD": "SS", "XKX": "", "ANT": "", "UK": "", "EU": "", "U": "", "USAA": "", "U5A": "", "": ""} {
+		assert.Equal(t, a2, countryAlpha2([]byte(a3)), a3)
+	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { countryAlpha2([]byte("usa")) }))
+}
+
+// TestRecbidFragmentLayout guards what encodeOpenRTB relies on in recbid's
+// pre-encoded fragments.
+func TestRecbidFragmentLayout(t *testing.T) {
+	srv := coreServer(t, testdataCampaigns)
+	cur := srv.current.Load()
+	require.NotEmpty(t, cur.creatives)
+	for _, cr := range cur.creatives {
+		require.True(t, bytes.HasPrefix(cr.tail, []byte(`,"adm":`)))
+		require.True(t, bytes.HasSuffix(cr.tail, []byte(`"}`+responseClose)))
+		require.True(t, bytes.HasSuffix(cr.head, []byte(`,"nurl":`)))
 	}
 }

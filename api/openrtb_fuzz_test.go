@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 )
 
 // FuzzOpenRTB throws random methods, content types, encodings and bodies at
@@ -24,17 +26,17 @@ func FuzzOpenRTB(f *testing.F) {
 		method, ct, ce, body string
 		compress             bool
 	}{
-		{"POST", jsonMediaType, "", post, false},
-		{"POST", jsonMediaType, "gzip", post, true},
-		{"POST", jsonMediaType + "; charset=utf-8", "", multiImpRequest, false},
-		{"POST", jsonMediaType, "x-gzip", multiImpRequest, true},
-		{"POST", jsonMediaType, "gzip", post, false},
-		{"POST", jsonMediaType, "", `{"id":"a","imp":[{"id":"1","banner":{"w":300,"h":250,"format":[{"w":1,"h":2}]},"bidfloor":1.1234567}]}`, false},
-		{"POST", jsonMediaType, "", `{"id":"a","":`, false},
-		{"POST", jsonMediaType, "", `{"id":"\u00e9\ud83d\ude00","imp":[{"id":"1"}],"device":{"geo":{"country":"usa","region":"ny"}}}`, false},
-		{"POST", jsonMediaType, "", `[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]`, false},
-		{"POST", formMediaType, "", "id=a", false},
-		{"POST", jsonMediaType, "br", post, false},
+		{"POST", JSONMediaType, "", post, false},
+		{"POST", JSONMediaType, "gzip", post, true},
+		{"POST", JSONMediaType + "; charset=utf-8", "", multiImpRequest, false},
+		{"POST", JSONMediaType, "x-gzip", multiImpRequest, true},
+		{"POST", JSONMediaType, "gzip", post, false},
+		{"POST", JSONMediaType, "", `{"id":"a","imp":[{"id":"1","banner":{"w":300,"h":250,"format":[{"w":1,"h":2}]},"bidfloor":1.1234567}]}`, false},
+		{"POST", JSONMediaType, "", `{"id":"a","":`, false},
+		{"POST", JSONMediaType, "", `{"id":"\u00e9\ud83d\ude00","imp":[{"id":"1"}],"device":{"geo":{"country":"usa","region":"ny"}}}`, false},
+		{"POST", JSONMediaType, "", `[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]`, false},
+		{"POST", FormMediaType, "", "id=a", false},
+		{"POST", JSONMediaType, "br", post, false},
 		{"GET", "", "", "", false},
 	} {
 		f.Add(seed.method, seed.ct, seed.ce, []byte(seed.body), seed.compress)
@@ -49,7 +51,7 @@ func FuzzOpenRTB(f *testing.F) {
 	// A small gzip body that inflates far past the limit, sent as it is. (No
 	// seed is over the limit itself: the fuzzer spends minutes minimizing
 	// inputs that large, and the limit is tested in TestOpenRTBHTTPErrors.)
-	f.Add("POST", jsonMediaType, "gzip", gzipBytes(f, bytes.Repeat([]byte("{"), 1<<20)), false)
+	f.Add("POST", JSONMediaType, "gzip", gzipBytes(f, bytes.Repeat([]byte("{"), 1<<20)), false)
 	srv := buildTestServer(f, testdataCampaigns, serverOptions{rates: corpusRates})
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf) // reused: a new one costs more than a request
@@ -64,7 +66,7 @@ func FuzzOpenRTB(f *testing.F) {
 			_ = zw.Close()
 			body = buf.Bytes()
 		}
-		r := httptest.NewRequest(http.MethodPost, openrtbPath+"?nbr=1", bytes.NewReader(body))
+		r := httptest.NewRequest(http.MethodPost, OpenRTBPath+"?nbr=1", bytes.NewReader(body))
 		r.Method = method
 		if ct != "" {
 			r.Header.Set("Content-Type", ct)

@@ -1,5 +1,5 @@
 //go:build !race
 
-package api
+package api_test
 
 const raceEnabled = false

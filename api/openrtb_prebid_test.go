@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,7 +86,7 @@ func TestPrebidServerRequests(t *testing.T) {
 			if tt.gzip {
 				body = gzipBytes(t, body)
 			}
-			r := httptest.NewRequest(http.MethodPost, openrtbPath, bytes.NewReader(body))
+			r := httptest.NewRequest(http.MethodPost, OpenRTBPath, bytes.NewReader(body))
 			r.Header.Set("X-Prebid", "pbs-go/3.0.0")
 			r.Header.Set("User-Agent", "Go-http-client/1.1")
 			for k, v := range tt.headers {

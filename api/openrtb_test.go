@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -15,30 +14,15 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/nethttp"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/state/memory"
 )
-
-// openrtbCampaigns are small campaigns whose decisions the tests can tell
-// apart: c-a bids 3 on 728x90, c-b and c-c bid 2 on 300x250 and 160x600,
-// c-cap (frequency cap) and c-broke (a budget below one bid) 9 on 320x50 on
-// their own sites.
-var openrtbCampaigns = []string{
-	ortbCampaign("c-a", "3", `"w":728,"h":90,"secure":true`, ``),
-	ortbCampaign("c-b", "2", `"w":300,"h":250`, ``),
-	ortbCampaign("c-c", "2", `"w":160,"h":600`, ``),
-	ortbCampaign("c-cap", "9", `"w":320,"h":50`, `,"freq_cap":{"impressions":1,"period_s":3600},"targeting":{"sites":["cap.example"]}`),
-	ortbCampaign("c-broke", "9", `"w":320,"h":50`, `,"daily_budget":0.001,"targeting":{"sites":["broke.example"]}`),
-}
-
-func ortbCampaign(id, bid, creative, extra string) string {
-	return `{"id":"` + id + `","advertiser":"Advertiser ` + id + `","adomain":["` + id + `.example"],"cat":["IAB3"],` +
-		`"status":"active","bid_cpm":` + bid + extra + `,"creatives":[{"id":"` + id + `-cr",` + creative +
-		`,"image_url":"https://cdn.example/` + id + `.png","click_url":"https://` + id + `.example/landing?a=1&b=2"}]}`
-}
 
 func openrtbServer(t *testing.T) *testServer {
 	t.Helper()
@@ -67,7 +51,7 @@ func TestOpenRTBHTTPErrors(t *testing.T) {
 		{"GET", "GET", "application/json", "", valid, 405, "method_not_allowed"},
 		{"method before content type", "PUT", "text/plain", "", valid, 405, "method_not_allowed"},
 		{"text content type", "POST", "text/plain", "", valid, 415, "unsupported_media_type"},
-		{"form content type", "POST", formMediaType, "", valid, 415, "unsupported_media_type"},
+		{"form content type", "POST", FormMediaType, "", valid, 415, "unsupported_media_type"},
 		{"other parameter", "POST", "application/json; version=2.6", "", valid, 415, "unsupported_media_type"},
 		{"content type before size", "POST", "text/json", "", big, 415, "unsupported_media_type"},
 		{"brotli", "POST", "application/json", "br", valid, 415, "unsupported_media_type"},
@@ -96,7 +80,7 @@ func TestOpenRTBHTTPErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest(tt.method, openrtbPath, bytes.NewReader(tt.body))
+			r := httptest.NewRequest(tt.method, OpenRTBPath, bytes.NewReader(tt.body))
 			if tt.ct != "" {
 				r.Header.Set("Content-Type", tt.ct)
 			}
@@ -122,36 +106,36 @@ func TestOpenRTBContentHeaders(t *testing.T) {
 	body := []byte(ortbBody("", ""))
 	for _, ct := range []string{"application/json", "Application/JSON", "application/json; charset=utf-8",
 		" application/json ;charset=UTF-8; ", "application/json;charset=\"utf-8\""} {
-		w := postOpenRTBTo(srv.public, openrtbPath, body, "Content-Type", ct)
+		w := postOpenRTBTo(srv.public, OpenRTBPath, body, "Content-Type", ct)
 		assert.Equal(t, http.StatusOK, w.Code, "%q: %s", ct, w.Body.String())
 	}
 	// Many adapters send no Content-Type: the body is read as JSON.
-	noCT := httptest.NewRequest(http.MethodPost, openrtbPath, bytes.NewReader(body))
+	noCT := httptest.NewRequest(http.MethodPost, OpenRTBPath, bytes.NewReader(body))
 	require.Empty(t, noCT.Header.Values("Content-Type"))
 	w := httptest.NewRecorder()
 	srv.public.ServeHTTP(w, noCT)
 	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
-	w = postOpenRTBTo(srv.public, openrtbPath, gzipBytes(t, body), "Content-Type", "", "Content-Encoding", "gzip")
+	w = postOpenRTBTo(srv.public, OpenRTBPath, gzipBytes(t, body), "Content-Type", "", "Content-Encoding", "gzip")
 	assert.Equal(t, http.StatusOK, w.Code, "an empty Content-Type is no Content-Type: %s", w.Body.String())
 	for _, ce := range []string{"", "identity", "IDENTITY"} {
-		w := postOpenRTBTo(srv.public, openrtbPath, body, "Content-Encoding", ce)
+		w := postOpenRTBTo(srv.public, OpenRTBPath, body, "Content-Encoding", ce)
 		assert.Equal(t, http.StatusOK, w.Code, "%q: %s", ce, w.Body.String())
 	}
 	gz := gzipBytes(t, body)
 	for _, ce := range []string{"gzip", "GZIP", "x-gzip", " gzip "} {
-		w := postOpenRTBTo(srv.public, openrtbPath, gz, "Content-Encoding", ce)
+		w := postOpenRTBTo(srv.public, OpenRTBPath, gz, "Content-Encoding", ce)
 		assert.Equal(t, http.StatusOK, w.Code, "%q: %s", ce, w.Body.String())
 	}
 	// Two gzip members inflate to their concatenation: here two documents.
-	w = postOpenRTBTo(srv.public, openrtbPath, append(gzipBytes(t, body), gz...), "Content-Encoding", "gzip")
+	w = postOpenRTBTo(srv.public, OpenRTBPath, append(gzipBytes(t, body), gz...), "Content-Encoding", "gzip")
 	assert.Equal(t, http.StatusBadRequest, w.Code)
 	// A body inflating to exactly the limit is accepted.
 	exact := []byte(ortbBody(`"ext":"`, ""))
 	exact = []byte(ortbBody(`"ext":"`+strings.Repeat("x", MaxBodyBytes-len(exact)-1)+`"`, ""))
 	require.Len(t, exact, MaxBodyBytes)
-	w = postOpenRTBTo(srv.public, openrtbPath, gzipBytes(t, exact), "Content-Encoding", "gzip")
+	w = postOpenRTBTo(srv.public, OpenRTBPath, gzipBytes(t, exact), "Content-Encoding", "gzip")
 	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
-	w = postOpenRTBTo(srv.public, openrtbPath, exact)
+	w = postOpenRTBTo(srv.public, OpenRTBPath, exact)
 	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
 }
 
@@ -161,16 +145,16 @@ func TestOpenRTBVersionEcho(t *testing.T) {
 		name, target, body string
 		status             int
 	}{
-		{"bid", openrtbPath, ortbBody("", ""), 200},
-		{"no bid", openrtbPath, ortbBody(`"cur":["EUR"]`, ""), 204},
-		{"nbr", openrtbPath + "?nbr=1", ortbBody(`"cur":["EUR"]`, ""), 200},
-		{"error", openrtbPath, `{}`, 400},
+		{"bid", OpenRTBPath, ortbBody("", ""), 200},
+		{"no bid", OpenRTBPath, ortbBody(`"cur":["EUR"]`, ""), 204},
+		{"nbr", OpenRTBPath + "?nbr=1", ortbBody(`"cur":["EUR"]`, ""), 200},
+		{"error", OpenRTBPath, `{}`, 400},
 	} {
 		w := postOpenRTBTo(srv.public, tt.target, []byte(tt.body), "X-Openrtb-Version", "2.6")
 		assert.Equal(t, tt.status, w.Code, tt.name)
 		assert.Equal(t, "2.6", w.Header().Get("X-Openrtb-Version"), tt.name)
 	}
-	r := httptest.NewRequest(http.MethodGet, openrtbPath, nil)
+	r := httptest.NewRequest(http.MethodGet, OpenRTBPath, nil)
 	r.Header.Set("x-openrtb-version", "2.5")
 	w := httptest.NewRecorder()
 	srv.public.ServeHTTP(w, r)
@@ -267,134 +251,6 @@ func TestOpenRTBAccepts(t *testing.T) {
 			require.Contains(t, []int{http.StatusOK, http.StatusNoContent}, w.Code, w.Body.String())
 		})
 	}
-}
-
-func impList(n int) string {
-	var parts []string
-	for i := range n {
-		parts = append(parts, `{"id":"i`+strconv.Itoa(i)+`","banner":{"w":300,"h":250}}`)
-	}
-	return strings.Join(parts, ",")
-}
-
-// decodeOne decodes body and returns the request (its strings copied).
-func decodeOne(t *testing.T, body string) (openrtbRequest, *fieldError) {
-	t.Helper()
-	st := new(openrtbState)
-	ferr, ok := decodeBidRequest([]byte(body), st)
-	require.True(t, ok, "valid JSON: %s", body)
-	r := st.req
-	r.imps = append([]openrtbImp(nil), r.imps...)
-	return r, ferr
-}
-
-func TestDecodeBidRequestMapping(t *testing.T) {
-	r, ferr := decodeOne(t, `{"id":"r1","imp":[
-		{"id":"1","banner":{"format":[{"w":728,"h":90},{"w":300,"h":250},{"w":728,"h":90}],"w":300,"h":250},
-		 "bidfloor":1.50,"bidfloorcur":"usd","secure":1,"tagid":"slot-1"},
-		{"id":"2","banner":{"w":320,"h":50}},
-		{"id":"3","native":{}}],
-		"site":{"domain":"News.Example","cat":["IAB12"," IAB12-1 ",""],"page":"https://news.example/"},
-		"app":{"bundle":"com.example","cat":["IAB1"]},
-		"device":{"os":"iOS","devicetype":4,"ua":"UA","ip":"1.2.3.4","geo":{"region":"ca","country":"usa","city":"San Francisco"}},
-		"user":{"buyeruid":"b-1","id":"u-1"},
-		"tmax":150,"test":1,"bcat":["IAB25","IAB26"],"badv":["a.example","b.example"],"cur":["EUR","GBP"]}`)
-	require.Nil(t, ferr)
-	assert.Equal(t, "r1", r.id)
-	require.Len(t, r.imps, 3)
-	i0 := r.imps[0]
-	assert.Equal(t, "1", i0.id)
-	assert.Equal(t, []openrtbSize{{300, 250}, {728, 90}}, i0.sizes[:i0.nsizes], "w/h first, then format[], repeats dropped")
-	assert.Equal(t, bidder.Micros(1_500_000), i0.floor)
-	assert.Equal(t, "usd", i0.floorCur)
-	assert.True(t, i0.secure)
-	assert.Equal(t, []openrtbSize{{320, 50}}, r.imps[1].sizes[:r.imps[1].nsizes])
-	assert.Zero(t, r.imps[2].nsizes, "no banner, no size")
-	assert.Equal(t, "News.Example", r.site)
-	assert.Equal(t, "com.example", r.bundle)
-	assert.Equal(t, "IAB12, IAB12-1 ,IAB1", r.cat, "site.cat then app.cat; empty items dropped")
-	assert.Equal(t, "iOS", r.os)
-	assert.Equal(t, 4, r.devType)
-	assert.Equal(t, "US", r.country)
-	assert.Equal(t, "US-ca", r.region, "the region is prefixed with the country, whatever their order")
-	assert.Equal(t, "San Francisco", r.city)
-	assert.Equal(t, "u-1", r.uid)
-	assert.Equal(t, "b-1", r.buyerUID)
-	assert.Equal(t, 150, r.tmax)
-	assert.True(t, r.test)
-	assert.Equal(t, "IAB25,IAB26", r.bcat)
-	assert.Equal(t, "a.example,b.example", r.badv)
-	assert.Equal(t, "EUR", r.curDenied)
-
-	req := r.engineRequest(testNow)
-	assert.Equal(t, bidder.Request{ID: "r1", Cur: "EUR", Site: "News.Example", Bundle: "com.example",
-		Cat: "IAB12, IAB12-1 ,IAB1", BCat: "IAB25,IAB26", BAdv: "a.example,b.example", OS: "iOS", DevType: 4,
-		Country: "US", Region: "US-ca", City: "San Francisco", UID: "u-1", TimeMs: testNow.UnixMilli(),
-		TMax: 150 * time.Millisecond, Test: true, Arrived: testNow}, req)
-}
-
-func TestDecodeBidRequestLeniency(t *testing.T) {
-	tests := []struct {
-		name, body                               string
-		country, region, os, uid, curDenied, cat string
-		devType                                  int
-	}{
-		{name: "alpha-2 country", body: `"device":{"geo":{"country":"cn","region":"31"}}`, country: "CN", region: "CN-31"},
-		{name: "prefixed region", body: `"device":{"geo":{"country":"USA","region":"US-NY"}}`, country: "US", region: "US-NY"},
-		{name: "prefixed region, other country", body: `"device":{"geo":{"country":"CAN","region":"US-NY"}}`, country: "CA", region: "US-NY"},
-		{name: "region without country", body: `"device":{"geo":{"region":"CA"}}`},
-		{name: "unknown alpha-3", body: `"device":{"geo":{"country":"XYZ","region":"CA"}}`},
-		{name: "withdrawn code", body: `"device":{"geo":{"country":"ANT"}}`},
-		{name: "region name", body: `"device":{"geo":{"country":"USA","region":"California"}}`, country: "US"},
-		{name: "region with a space", body: `"device":{"geo":{"country":"USA","region":"C A"}}`, country: "US"},
-		{name: "free-text os", body: `"device":{"os":"Mac OS X"}`},
-		{name: "devicetype 8", body: `"device":{"devicetype":8}`},
-		{name: "devicetype 0", body: `"device":{"devicetype":0}`},
-		{name: "devicetype big", body: `"device":{"devicetype":123456789012345678901234567890}`},
-		{name: "devicetype 7", body: `"device":{"devicetype":7}`, devType: 7},
-		{name: "buyeruid when no id", body: `"user":{"buyeruid":"b-1"}`, uid: "b-1"},
-		{name: "empty id: buyeruid", body: `"user":{"id":"","buyeruid":"b-1"}`, uid: "b-1"},
-		{name: "cur with USD", body: `"cur":["EUR","usd"]`},
-		{name: "cur empty", body: `"cur":[]`},
-		{name: "cur repeated: the last counts", body: `"cur":["EUR"],"cur":["USD"]`},
-		{name: "cat repeated: the last counts", body: `"site":{"cat":["IAB1"],"cat":["IAB2"]}`, cat: "IAB2"},
-		{name: "app cat alone", body: `"app":{"cat":["IAB3"]}`, cat: "IAB3"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r, ferr := decodeOne(t, ortbBody(tt.body, ""))
-			require.Nil(t, ferr)
-			req := r.engineRequest(testNow)
-			assert.Equal(t, tt.country, req.Country, "country")
-			assert.Equal(t, tt.region, req.Region, "region")
-			assert.Equal(t, tt.os, req.OS, "os")
-			assert.Equal(t, tt.devType, req.DevType, "devtype")
-			assert.Equal(t, tt.uid, req.UID, "uid")
-			assert.Equal(t, tt.curDenied, req.Cur, "cur")
-			assert.Equal(t, tt.cat, req.Cat, "cat")
-		})
-	}
-}
-
-func TestCountryAlpha2(t *testing.T) {
-	require.Len(t, iso3166, 249, "every officially assigned ISO 3166-1 code")
-	seen := map[string]bool{}
-	for a3, a2 := range iso3166 {
-		assert.Regexp(t, `^[A-Z]{3}$`, a3)
-		assert.Regexp(t, `^[A-Z]{2}$`, a2)
-		assert.False(t, seen[a2], "%s twice", a2)
-		seen[a2] = true
-		assert.Equal(t, a2, countryAlpha2([]byte(a3)))
-		assert.Equal(t, a2, countryAlpha2([]byte(strings.ToLower(a3))))
-		assert.Equal(t, a2, countryAlpha2([]byte(a2)))
-	}
-	for a3, a2 := range map[string]string{"USA": "US", "CHN": "CN", "GBR": "GB", "DEU": "DE", "JPN": "JP",
-		"FRA": "FR", "IND": "IN", "BRA": "BR", "CAN": "CA", "AUS": "AU", "KOR": "KR", "PRK": "KP", "ESP": "ES",
-		"ITA": "IT", "MEX": "MX", "IDN": "ID", "NLD": "NL", "CHE": "CH", "AUT": "AT", "ZAF": "ZA", "SRB": "RS",
-		"MNE": "ME", "SSD": "SS", "XKX": "", "ANT": "", "UK": "", "EU": "", "U": "", "USAA": "", "U5A": "", "": ""} {
-		assert.Equal(t, a2, countryAlpha2([]byte(a3)), a3)
-	}
-	assert.Zero(t, testing.AllocsPerRun(100, func() { countryAlpha2([]byte("usa")) }))
 }
 
 // TestOpenRTBMultiSize: a banner offering several sizes takes the highest
@@ -559,8 +415,8 @@ func TestOpenRTBNoBidReasons(t *testing.T) {
 			assert.Empty(t, w.Body.Bytes())
 
 			for _, asked := range []*httptest.ResponseRecorder{
-				postOpenRTBTo(srv.public, openrtbPath+"?nbr=1", []byte(body)),
-				postOpenRTBTo(srv.public, openrtbPath+"?x=y&nbr=1", []byte(body)),
+				postOpenRTBTo(srv.public, OpenRTBPath+"?nbr=1", []byte(body)),
+				postOpenRTBTo(srv.public, OpenRTBPath+"?x=y&nbr=1", []byte(body)),
 				postOpenRTB(srv.public, body, "X-Openrtb-Nbr", "1"),
 			} {
 				require.Equal(t, http.StatusOK, asked.Code, asked.Body.String())
@@ -569,10 +425,10 @@ func TestOpenRTBNoBidReasons(t *testing.T) {
 				assert.Equal(t, `{"id":"nbr-`+tt.reason+`","nbr":`+strconv.Itoa(tt.nbr)+`}`, asked.Body.String())
 			}
 			assertGolden(t, "openrtb-nbr-"+tt.reason+".json",
-				postOpenRTBTo(srv.public, openrtbPath+"?nbr=1", []byte(body)).Body.Bytes())
+				postOpenRTBTo(srv.public, OpenRTBPath+"?nbr=1", []byte(body)).Body.Bytes())
 			for _, notAsked := range []*httptest.ResponseRecorder{
-				postOpenRTBTo(srv.public, openrtbPath+"?nbr=0", []byte(body)),
-				postOpenRTBTo(srv.public, openrtbPath+"?nbr=10", []byte(body)),
+				postOpenRTBTo(srv.public, OpenRTBPath+"?nbr=0", []byte(body)),
+				postOpenRTBTo(srv.public, OpenRTBPath+"?nbr=10", []byte(body)),
 				postOpenRTB(srv.public, body, "X-Openrtb-Nbr", "0"),
 			} {
 				assert.Equal(t, http.StatusNoContent, notAsked.Code)
@@ -602,9 +458,9 @@ func TestOpenRTBPostJSON(t *testing.T) {
 	for _, gz := range []bool{false, true} {
 		var w *httptest.ResponseRecorder
 		if gz {
-			w = postOpenRTBTo(srv.public, openrtbPath, gzipBytes(t, post), "Content-Encoding", "gzip")
+			w = postOpenRTBTo(srv.public, OpenRTBPath, gzipBytes(t, post), "Content-Encoding", "gzip")
 		} else {
-			w = postOpenRTBTo(srv.public, openrtbPath, post)
+			w = postOpenRTBTo(srv.public, OpenRTBPath, post)
 		}
 		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 		ids := regexp.MustCompile(`[0-9a-f]{32}`)
@@ -629,19 +485,6 @@ func TestOpenRTBKeyOrder(t *testing.T) {
 	}
 	assert.Equal(t, []string{"id", "bidid", "cur", "seatbid", "seat", "bid", "id", "impid", "price", "adid", "cid",
 		"crid", "adomain", "cat", "w", "h", "mtype", "nurl", "burl", "adm"}, order)
-}
-
-// TestRecbidFragmentLayout guards what encodeOpenRTB relies on in recbid's
-// pre-encoded fragments.
-func TestRecbidFragmentLayout(t *testing.T) {
-	srv := newTestServer(t, testdataCampaigns)
-	cur := srv.current.Load()
-	require.NotEmpty(t, cur.creatives)
-	for _, cr := range cur.creatives {
-		require.True(t, bytes.HasPrefix(cr.tail, []byte(`,"adm":`)))
-		require.True(t, bytes.HasSuffix(cr.tail, []byte(`"}`+responseClose)))
-		require.True(t, bytes.HasSuffix(cr.head, []byte(`,"nurl":`)))
-	}
 }
 
 func TestOpenRTBMetrics(t *testing.T) {
@@ -691,8 +534,8 @@ func TestOpenRTBAllocations(t *testing.T) {
 	}{{"plain", post, false, 1}, {"gzip", post, true, 4}, {"malformed optional fields", malformed, false, 1}} {
 		keys := float64(len(regexp.MustCompile(`"[a-z][a-z]+":`).FindAll(tt.text, -1))) // keys of two bytes or more
 		body := tt.text
-		r := httptest.NewRequest(http.MethodPost, openrtbPath, nil)
-		r.Header.Set("Content-Type", jsonMediaType)
+		r := httptest.NewRequest(http.MethodPost, OpenRTBPath, nil)
+		r.Header.Set("Content-Type", JSONMediaType)
 		if tt.gzip {
 			body = gzipBytes(t, tt.text)
 			r.Header.Set("Content-Encoding", "gzip")
@@ -700,7 +543,7 @@ func TestOpenRTBAllocations(t *testing.T) {
 		reader := bytes.NewReader(nil)
 		r.Body = io.NopCloser(reader)
 		w := &discardWriter{h: http.Header{}}
-		handler := srv.httpEndpoint(EndpointOpenRTB)
+		handler := nethttp.EndpointHandler(srv, EndpointOpenRTB)
 		run := func() {
 			w.code = http.StatusOK // a 200 is written without WriteHeader
 			reader.Reset(body)
@@ -714,19 +557,6 @@ func TestOpenRTBAllocations(t *testing.T) {
 		assert.LessOrEqual(t, allocs, keys+tt.extra+1, tt.name) // +1: the bid store's growth, amortized
 		assert.LessOrEqual(t, allocs, tt.extra+1, "%s: no allocation per key", tt.name)
 	}
-}
-
-// benchServerT is benchServer for tests.
-func benchServerT(t *testing.T) *Server {
-	t.Helper()
-	engine := bidder.NewEngine(bidder.Config{Clock: func() time.Time { return testNow }},
-		memory.NewLedger(memory.LedgerConfig{}), memory.NewBidStore(memory.BidStoreConfig{}))
-	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
-	require.NoError(t, err)
-	_, err = srv.Reload(t.Context())
-	require.NoError(t, err)
-	return srv
 }
 
 // TestOpenRTBRequestReason: without any bid, the request's reason is the

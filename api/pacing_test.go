@@ -1,10 +1,12 @@
-package api
+package api_test
 
 import (
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +27,7 @@ func TestPacingThroughHTTP(t *testing.T) {
 	w := postForm(srv.public, "id=r1&imp_id=1&w=300&h=250")
 	require.Equal(t, http.StatusNoContent, w.Code)
 	assert.Equal(t, "pacing", w.Header().Get("X-Nobid-Reason"))
-	w = postOpenRTBTo(srv.public, openrtbPath+"?nbr=1", []byte(ortbBody("", "")))
+	w = postOpenRTBTo(srv.public, OpenRTBPath+"?nbr=1", []byte(ortbBody("", "")))
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.JSONEq(t, `{"id":"req-1","nbr":0}`, w.Body.String())
 	assert.Zero(t, srv.bids.Len())

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"errors"
-
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
@@ -13,49 +11,20 @@ import (
 func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
 	arrived := s.engine.Now()
 	cur := s.current.Load()
-	wr := s.bidWire(exchangeID, cur, resp)
-	if wr == nil {
-		return
-	}
-	m := &wr.m.recbid
-	if r.Method != methodPOST {
-		s.reject(m, "recbid", errMethodNotAllowed)
-		methodNotAllowed(resp, methodPOST)
-		return
-	}
-	if !s.admit(r, wr, resp) {
-		s.reject(m, "recbid", errForbidden)
-		return
-	}
-	if !isFormContentType(r.ContentType) {
-		s.reject(m, "recbid", errUnsupportedMediaType)
-		resp.fail(statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Type must be "+formMediaType)
-		return
-	}
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
-	body, err := readBody(r, buf)
-	if err != nil {
-		if errors.Is(err, errTooLarge) {
-			s.reject(m, "recbid", errBodyTooLarge)
-			resp.fail(statusRequestTooLarge, errBodyTooLarge, "", "body larger than 16384 bytes")
-			return
-		}
-		// The client went away or sent a broken body: answer what we can.
-		s.reject(m, "recbid", errBadBody)
-		resp.fail(statusBadRequest, errBadBody, "", "could not read the body")
+	wr, m, body, _ := s.bidPreamble(&recbidEndpoint, exchangeID, cur, r, resp, buf)
+	if wr == nil {
 		return
 	}
 	var f form
 	if err := parseForm(body, &f); err != nil {
-		s.reject(m, "recbid", errBadBody)
-		resp.fail(statusBadRequest, errBadBody, "", "body is not valid url-encoding")
+		s.refuse(&recbidEndpoint, m, resp, statusBadRequest, errBadBody, "", "body is not valid url-encoding")
 		return
 	}
 	var req bidder.Request
 	if ferr := buildRequest(&f, &req, arrived, s.cfg.TrustRequestTS); ferr != nil {
-		s.reject(m, "recbid", ferr.code)
-		resp.fail(statusBadRequest, ferr.code, ferr.field, ferr.message)
+		s.refuse(&recbidEndpoint, m, resp, statusBadRequest, ferr.code, ferr.field, ferr.message)
 		return
 	}
 	req.Exchange, req.Pricing = wr.ex.ID, wr.fingerprint
@@ -102,15 +71,3 @@ const (
 	methodPOST = "POST"
 	methodGET  = "GET"
 )
-
-// methodNotAllowed answers 405 with Allow.
-func methodNotAllowed(resp *Response, allow string) {
-	resp.Allow = allow
-	resp.fail(statusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+allow)
-}
-
-// reject counts an endpoint's 4xx answer.
-func (s *Server) reject(m *outcomes, endpoint, code string) {
-	m.rejected.Inc()
-	s.metrics.fail(endpoint, code)
-}

@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -141,7 +143,7 @@ const accepted = -1
 func TestRecbidDeclaredLengthTooLarge(t *testing.T) {
 	srv := newTestServer(t, testdataCampaigns)
 	r := httptest.NewRequest(http.MethodPost, "/dsp/recbid", strings.NewReader(validBody))
-	r.Header.Set("Content-Type", formMediaType)
+	r.Header.Set("Content-Type", FormMediaType)
 	r.ContentLength = MaxBodyBytes + 1
 	w := httptest.NewRecorder()
 	srv.public.ServeHTTP(w, r)

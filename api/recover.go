@@ -11,15 +11,18 @@ func (s *Server) recoverPanic(req *Request, resp *Response) {
 	if v == nil {
 		return
 	}
-	s.logPanic(req.Method, v)
+	s.NotePanic(req.Method, v)
 	if resp.hasBody {
 		resp.jw.SetBytes(resp.jw.Bytes()[:0]) // whatever was half written
 	}
 	*resp = Response{jw: resp.jw, hasBody: resp.hasBody}
-	resp.fail(statusInternalServerError, errInternal, "", "internal error")
+	resp.Fail(statusInternalServerError, CodeInternal, "", "internal error")
 }
 
-func (s *Server) logPanic(method string, v any) {
+// NotePanic counts and logs, with its stack, a panic recovered while
+// serving a request with the given method: the front ends and the admin
+// listener call it from their own recovery.
+func (s *Server) NotePanic(method string, v any) {
 	s.metrics.panics.Inc()
 	s.log.Error("panic serving a request", "method", method, "panic", v, "stack", string(debug.Stack()))
 }

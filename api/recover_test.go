@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/recbid/dspd/api/nethttp"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,8 +16,8 @@ import (
 func TestPanicBecomes500(t *testing.T) {
 	srv := newTestServer(t, testdataCampaigns)
 	var logs bytes.Buffer
-	srv.log = slog.New(slog.NewTextHandler(&logs, nil))
-	h := srv.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
+	srv.SetLogger(slog.New(slog.NewTextHandler(&logs, nil)))
+	h := nethttp.Recoverer(srv.Server)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/dsp/recbid", nil))
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
@@ -28,7 +30,7 @@ func TestPanicBecomes500(t *testing.T) {
 	assert.Equal(t, http.StatusOK, postForm(srv.public, readFile(t, "../testdata/post.data")).Code)
 
 	// net/http's own abort still aborts.
-	abort := srv.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
+	abort := nethttp.Recoverer(srv.Server)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) }))
 	require.PanicsWithValue(t, http.ErrAbortHandler, func() {
 		abort.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
 	})

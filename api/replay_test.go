@@ -1,10 +1,12 @@
-package api
+package api_test
 
 import (
 	"bufio"
 	"net/http"
 	"os"
 	"testing"
+
+	. "github.com/recbid/dspd/api"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -33,7 +33,7 @@ func buildRequest(f *form, req *bidder.Request, now time.Time, trustTS bool) *fi
 		v := f.vals[k]
 		if v == nil {
 			if k == keyID || k == keyImpID || k == keyW || k == keyH {
-				return &fieldError{errMissingField, keyNames[k], keyNames[k] + " is required"}
+				return &fieldError{CodeMissingField, keyNames[k], keyNames[k] + " is required"}
 			}
 			continue
 		}
@@ -143,7 +143,7 @@ func buildRequest(f *form, req *bidder.Request, now time.Time, trustTS bool) *fi
 }
 
 func invalid(k formKey, msg string) *fieldError {
-	return &fieldError{errInvalidField, keyNames[k], keyNames[k] + " " + msg}
+	return &fieldError{CodeInvalidField, keyNames[k], keyNames[k] + " " + msg}
 }
 
 // str aliases b as a string without copying. The string is valid only

@@ -22,38 +22,33 @@ import (
 func (s *Server) serveWin(id string, r *Request, resp *Response) {
 	m := s.metrics.known(id)
 	if r.Method != methodGET {
-		s.winReject(m, errMethodNotAllowed)
-		methodNotAllowed(resp, methodGET)
+		resp.Allow = methodGET
+		s.winRefuse(m, resp, statusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+methodGET)
 		return
 	}
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
 	if len(r.Query) > MaxBodyBytes {
-		s.winReject(m, errBadQuery)
-		resp.fail(statusBadRequest, errBadQuery, "", "query too long")
+		s.winRefuse(m, resp, statusBadRequest, errBadQuery, "", "query too long")
 		return
 	}
 	q := buf[:copy(buf[:], r.Query)]
 	bidIDText, priceText, err := parseWinQuery(q)
 	switch {
 	case err != nil:
-		s.winReject(m, errBadQuery)
-		resp.fail(statusBadRequest, errBadQuery, "", "query is not valid url-encoding")
+		s.winRefuse(m, resp, statusBadRequest, errBadQuery, "", "query is not valid url-encoding")
 		return
 	case bidIDText == nil:
-		s.winReject(m, errMissingField)
-		resp.fail(statusBadRequest, errMissingField, "bidid", "bidid is required")
+		s.winRefuse(m, resp, statusBadRequest, CodeMissingField, "bidid", "bidid is required")
 		return
 	case priceText == nil:
-		s.winReject(m, errMissingField)
-		resp.fail(statusBadRequest, errMissingField, "price", "price is required")
+		s.winRefuse(m, resp, statusBadRequest, CodeMissingField, "price", "price is required")
 		return
 	}
 	bidID, rec, err := s.peekBid(r.Ctx, bidIDText, id)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid):
-		s.winReject(m, errUnknownBid)
-		resp.fail(statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
+		s.winRefuse(m, resp, statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
 		return
 	case err != nil:
 		s.winUnavailable(resp, m, bidID, err)
@@ -61,19 +56,16 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 	}
 	price, err := s.decodePrice(rec, priceText)
 	if err != nil {
-		s.winReject(m, errInvalidField)
-		resp.fail(statusBadRequest, errInvalidField, "price", priceMessage(rec))
+		s.winRefuse(m, resp, statusBadRequest, CodeInvalidField, "price", priceMessage(rec))
 		return
 	}
 	out, err := s.engine.Win(r.Ctx, bidID, price)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid): // expired since the peek
-		s.winReject(m, errUnknownBid)
-		resp.fail(statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
+		s.winRefuse(m, resp, statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
 		return
 	case errors.Is(err, bidder.ErrPriceAboveBid):
-		s.winReject(m, errInvalidField)
-		resp.fail(statusBadRequest, errInvalidField, "price", "price is above the bid's price")
+		s.winRefuse(m, resp, statusBadRequest, CodeInvalidField, "price", "price is above the bid's price")
 		return
 	case err != nil:
 		s.winUnavailable(resp, m, bidID, err)
@@ -136,12 +128,15 @@ func (s *Server) winUnavailable(resp *Response, m *exchangeMetrics, id bidder.Bi
 	m.winRejected.Inc()
 	s.stateLog.error("win not recorded", "bidid", id.String(), "err", err)
 	resp.RetryAfter = true
-	resp.fail(statusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
+	resp.Fail(statusServiceUnavailable, errStateUnavailable, "", "the win could not be recorded; retry")
 }
 
-func (s *Server) winReject(m *exchangeMetrics, code string) {
+// winRefuse answers a win notice's 4xx {"error":code,…} and counts it, by
+// exchange and by endpoint and code.
+func (s *Server) winRefuse(m *exchangeMetrics, resp *Response, status int, code, field, message string) {
 	m.winRejected.Inc()
 	s.metrics.fail("win", code)
+	resp.Fail(status, code, field, message)
 }
 
 // parseWinQuery decodes a win notice query in place with the same strict

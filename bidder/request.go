@@ -68,15 +68,18 @@ const (
 	ReasonTimeout                             // the decision ran past tmax minus the safety margin
 	ReasonStateUnavailable                    // the state store could not be read
 	ReasonCapacity                            // the bounded state is full of what the books still need
-	numReasons
+
+	// NumReasons counts the reasons, ReasonNone included: arrays indexed
+	// by a NoBidReason are [NumReasons]T.
+	NumReasons
 )
 
-var reasonNames = [numReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "pacing",
+var reasonNames = [NumReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "pacing",
 	"timeout", "state_unavailable", "capacity"}
 
 // String returns the reason as the X-Nobid-Reason header spells it.
 func (r NoBidReason) String() string {
-	if r < numReasons {
+	if r < NumReasons {
 		return reasonNames[r]
 	}
 	return "unknown"
@@ -84,8 +87,8 @@ func (r NoBidReason) String() string {
 
 // NoBidReasons lists every reason a request can get no bid for.
 func NoBidReasons() []NoBidReason {
-	out := make([]NoBidReason, 0, numReasons-1)
-	for r := ReasonCurrency; r < numReasons; r++ {
+	out := make([]NoBidReason, 0, NumReasons-1)
+	for r := ReasonCurrency; r < NumReasons; r++ {
 		out = append(out, r)
 	}
 	return out

@@ -37,9 +37,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/valyala/fasthttp"
 
 	"github.com/recbid/dspd/api"
+	fastfront "github.com/recbid/dspd/api/fasthttp"
+	"github.com/recbid/dspd/api/nethttp"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/clock"
@@ -323,34 +324,22 @@ func startGo(t *testing.T, campaigns string, mode timeMode, exchanges ...string)
 	if os.Getenv("DSPD_FRONT_END") == "fasthttp" {
 		return startGoFast(t, srv)
 	}
-	hs := httptest.NewServer(srv.PublicHandler())
+	hs := httptest.NewServer(nethttp.Handler(srv))
 	t.Cleanup(hs.Close)
 	return &server{name: "go", base: hs.URL}
 }
 
-// startGoFast serves the Go server's fasthttp handler (dspd -http fasthttp)
-// on a loopback port, with the settings of dspd's that shape an answer:
-// bodies streamed past the contract's limit, no default Server or
-// Content-Type header.
+// startGoFast serves the Go server on its fasthttp front end (dspd -http
+// fasthttp), as dspd configures it, on a loopback port.
 func startGoFast(t *testing.T, srv *api.Server) *server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	fs := &fasthttp.Server{
-		Handler:               srv.FastHandler(),
-		NoDefaultServerHeader: true,
-		NoDefaultContentType:  true,
-		MaxRequestBodySize:    api.MaxBodyBytes,
-		StreamRequestBody:     true,
-		// A multipart body is the core's to refuse (415), not fasthttp's
-		// to parse.
-		DisablePreParseMultipartForm: true,
-		CloseOnShutdown:              true,
-	}
+	fs := fastfront.NewPublic(srv, fastfront.Config{Logger: slog.New(slog.DiscardHandler)})
 	served := make(chan error, 1)
-	go func() { served <- fs.Serve(api.LingeringListener(ln)) }()
+	go func() { served <- fs.Serve(ln) }()
 	t.Cleanup(func() {
-		require.NoError(t, fs.Shutdown())
+		require.NoError(t, fs.Shutdown(context.Background()))
 		require.NoError(t, <-served)
 	})
 	return &server{name: "go", base: "http://" + ln.Addr().String()}

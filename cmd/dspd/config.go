@@ -38,13 +38,7 @@ type config struct {
 	sweepEvery     time.Duration
 	logFormat      string
 	logLevel       string
-	timeouts       timeouts
-}
-
-// timeouts of the HTTP listeners; see docs/operations.md.
-type timeouts struct {
-	readHeader, read, write, idle time.Duration
-	maxHeaderBytes                int
+	limits         api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
 }
 
 func defaultConfig() config {
@@ -65,13 +59,7 @@ func defaultConfig() config {
 		sweepEvery:   time.Minute,
 		logFormat:    "text",
 		logLevel:     "info",
-		timeouts: timeouts{
-			readHeader:     2 * time.Second,
-			read:           5 * time.Second,
-			write:          5 * time.Second,
-			idle:           60 * time.Second,
-			maxHeaderBytes: 16 << 10,
-		},
+		limits:       api.DefaultLimits(),
 	}
 }
 
@@ -112,11 +100,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", c.drainTimeout, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "log level: debug, info, warn or error")
-	fs.DurationVar(&c.timeouts.readHeader, "read-header-timeout", c.timeouts.readHeader, "time to read a request's headers")
-	fs.DurationVar(&c.timeouts.read, "read-timeout", c.timeouts.read, "time to read a whole request")
-	fs.DurationVar(&c.timeouts.write, "write-timeout", c.timeouts.write, "time to write a response, counted from the end of the request headers")
-	fs.DurationVar(&c.timeouts.idle, "idle-timeout", c.timeouts.idle, "how long an idle keep-alive connection stays open")
-	fs.IntVar(&c.timeouts.maxHeaderBytes, "max-header-bytes", c.timeouts.maxHeaderBytes, "largest request header block; larger gets 431")
+	fs.DurationVar(&c.limits.ReadHeaderTimeout, "read-header-timeout", c.limits.ReadHeaderTimeout, "time to read a request's headers (0: the default)")
+	fs.DurationVar(&c.limits.ReadTimeout, "read-timeout", c.limits.ReadTimeout, "time to read a whole request (0: the default)")
+	fs.DurationVar(&c.limits.WriteTimeout, "write-timeout", c.limits.WriteTimeout, "time to write a response, counted from the end of the request headers (0: the default)")
+	fs.DurationVar(&c.limits.IdleTimeout, "idle-timeout", c.limits.IdleTimeout, "how long an idle keep-alive connection stays open (0: the default)")
+	fs.IntVar(&c.limits.MaxHeaderBytes, "max-header-bytes", c.limits.MaxHeaderBytes, "largest request header block; larger gets 431 (0: the default)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -25,9 +25,9 @@ import (
 func startDspd(t *testing.T, mod func(*config), h hooks) (addr string, stop func() error) {
 	t.Helper()
 	cfg := testConfig(t)
-	cfg.timeouts.readHeader = 300 * time.Millisecond
-	cfg.timeouts.read = time.Second
-	cfg.timeouts.write = time.Second
+	cfg.limits.ReadHeaderTimeout = 300 * time.Millisecond
+	cfg.limits.ReadTimeout = time.Second
+	cfg.limits.WriteTimeout = time.Second
 	if mod != nil {
 		mod(&cfg)
 	}

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"runtime"
 	"time"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/admin"
+	"github.com/recbid/dspd/api/nethttp"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/state"
@@ -83,9 +84,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		return fmt.Errorf("admin listener: %w", err)
 	}
 	public := newPublicServer(cfg, srv, log, h)
-	adminTimeouts := cfg.timeouts
-	adminTimeouts.write = 2 * time.Minute // long enough for a 60 s CPU profile
-	admin := newHTTPServer(srv.AdminHandler(), adminTimeouts, log)
+	adminSrv := admin.NewServer(srv, nethttp.Config{Limits: cfg.limits, Logger: log})
 
 	log.Info("dspd listening", "public", publicLn.Addr().String(), "admin", adminLn.Addr().String(),
 		"http", cfg.http, "public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns, "state", cfg.state,
@@ -96,7 +95,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 
 	errc := make(chan error, 2)
 	go func() { errc <- public.Serve(publicLn) }()
-	go func() { errc <- httpServer{admin}.Serve(adminLn) }()
+	go func() { errc <- adminSrv.Serve(adminLn) }()
 	paceCtx, stopPacing := context.WithCancel(context.Background())
 	defer stopPacing()
 	go pace(paceCtx, engine, log)
@@ -106,9 +105,9 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	for {
 		select {
 		case <-ctx.Done():
-			return drain(srv, cfg.drainTimeout, log, public, httpServer{admin})
+			return drain(srv, cfg.drainTimeout, log, public, adminSrv)
 		case err := <-errc:
-			_ = drain(srv, cfg.drainTimeout, log, public, httpServer{admin})
+			_ = drain(srv, cfg.drainTimeout, log, public, adminSrv)
 			return err
 		case <-hup:
 			_, _ = srv.Reload(context.Background()) // logged inside; the old set keeps serving
@@ -160,7 +159,7 @@ func pace(ctx context.Context, engine *bidder.Engine, log *slog.Logger) {
 
 // drain stops accepting connections, lets in-flight requests finish within
 // timeout, and closes idle keep-alive connections.
-func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...publicServer) error {
+func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...server) error {
 	srv.SetDraining()
 	log.Info("draining", "timeout", timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -176,16 +175,4 @@ func drain(srv *api.Server, timeout time.Duration, log *slog.Logger, servers ...
 	}
 	log.Info("stopped")
 	return nil
-}
-
-func newHTTPServer(h http.Handler, t timeouts, log *slog.Logger) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: t.readHeader,
-		ReadTimeout:       t.read,
-		WriteTimeout:      t.write,
-		IdleTimeout:       t.idle,
-		MaxHeaderBytes:    t.maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
 }

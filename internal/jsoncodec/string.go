@@ -1,4 +1,4 @@
-package api
+package jsoncodec
 
 // The contract's escaping rules, which no JSON library offers exactly:
 // json-iterator and encoding/json write \b and \f as \u0008 and \u000c, and
@@ -6,10 +6,10 @@ package api
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string with minimal escaping: '"' and
+// AppendString appends s as a JSON string with minimal escaping: '"' and
 // '\' are escaped, U+0000–U+001F become \b \f \n \r \t or \u00xx (lowercase
 // hex), and every other byte is written as it is.
-func appendJSONString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -40,29 +40,6 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendHTMLEscaped appends s with &, <, >, " and ' escaped as HTML
-// entities (&amp; &lt; &gt; &quot; &#39;).
-func appendHTMLEscaped(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		switch s[i] {
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '"':
-			esc = "&quot;"
-		case '\'':
-			esc = "&#39;"
-		default:
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		dst = append(dst, esc...)
-		start = i + 1
-	}
-	return append(dst, s[start:]...)
-}
+// String appends any UTF-8 string as a JSON string with AppendString's
+// minimal escaping.
+func (w Writer) String(s string) { w.SetBytes(AppendString(w.Bytes(), s)) }

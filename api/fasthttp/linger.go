@@ -1,4 +1,4 @@
-package api
+package fasthttp
 
 import (
 	"errors"
@@ -56,7 +56,7 @@ func closeLingering(ctx *fasthttp.RequestCtx) {
 }
 
 // LingeringListener wraps the listener a fasthttp server serves the
-// FastHandler on, so that a connection closed while its client may still
+// Handler on, so that a connection closed while its client may still
 // be sending (settleBody's Connection: close) closes as net/http closes
 // it: its write side first, after the answer, then, once the client
 // closes or lingerFor has passed, whole. Other connections close at once.

@@ -1,4 +1,4 @@
-package api
+package fasthttp
 
 import (
 	"net"
@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/valyala/fasthttp"
+
+	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/nethttp"
 )
 
 // TestAdaptersReadHeadersAlike: both front ends give the core the same
@@ -18,27 +21,27 @@ func TestAdaptersReadHeadersAlike(t *testing.T) {
 	tests := []struct {
 		name    string
 		headers [][2]string
-		want    Request
+		want    api.Request
 	}{
-		{name: "none", want: Request{}},
+		{name: "none", want: api.Request{}},
 		{name: "one of each", headers: [][2]string{
 			{"Authorization", "Bearer a"}, {"X-Openrtb-Nbr", "1"}, {"Content-Encoding", "gzip"},
 			{"X-Openrtb-Version", "2.6"}, {"X-Forwarded-For", "192.0.2.1"},
-		}, want: Request{Authorization: "Bearer a", OpenRTBNbr: "1", ContentEncoding: "gzip", Encodings: 1,
+		}, want: api.Request{Authorization: "Bearer a", OpenRTBNbr: "1", ContentEncoding: "gzip", Encodings: 1,
 			OpenRTBVersion: "2.6", ForwardedFor: []string{"192.0.2.1"}}},
 		{name: "repeated", headers: [][2]string{
 			{"Authorization", "Bearer a"}, {"Authorization", "Bearer b"}, {"X-Openrtb-Nbr", "1"}, {"X-Openrtb-Nbr", "2"},
 			{"Content-Encoding", "gzip"}, {"Content-Encoding", "br"}, {"X-Openrtb-Version", "2.5"}, {"X-Openrtb-Version", "2.6"},
 			{"X-Forwarded-For", "192.0.2.1"}, {"X-Forwarded-For", "192.0.2.2, 192.0.2.3"},
-		}, want: Request{Authorization: "Bearer a", OpenRTBNbr: "1", ContentEncoding: "gzip", Encodings: 2,
+		}, want: api.Request{Authorization: "Bearer a", OpenRTBNbr: "1", ContentEncoding: "gzip", Encodings: 2,
 			ForwardedFor: []string{"192.0.2.1", "192.0.2.2, 192.0.2.3"}}},
 		{name: "any case", headers: [][2]string{
 			{"authorization", "Bearer a"}, {"x-openrtb-version", "2.6"}, {"x-forwarded-for", "192.0.2.1"},
-		}, want: Request{Authorization: "Bearer a", OpenRTBVersion: "2.6", ForwardedFor: []string{"192.0.2.1"}}},
+		}, want: api.Request{Authorization: "Bearer a", OpenRTBVersion: "2.6", ForwardedFor: []string{"192.0.2.1"}}},
 	}
 	// pick keeps the fields under test.
-	pick := func(r Request) Request {
-		return Request{Authorization: r.Authorization, OpenRTBNbr: r.OpenRTBNbr, ContentEncoding: r.ContentEncoding,
+	pick := func(r api.Request) api.Request {
+		return api.Request{Authorization: r.Authorization, OpenRTBNbr: r.OpenRTBNbr, ContentEncoding: r.ContentEncoding,
 			Encodings: r.Encodings, OpenRTBVersion: r.OpenRTBVersion, ForwardedFor: r.ForwardedFor}
 	}
 	for _, tt := range tests {
@@ -55,7 +58,7 @@ func TestAdaptersReadHeadersAlike(t *testing.T) {
 			ctx.Init(&fr, &net.TCPAddr{IP: net.IPv4(192, 0, 2, 9), Port: 1}, nil)
 			var st fastState
 			fastRequest(&ctx, &st)
-			assert.Equal(t, tt.want, pick(httpRequest(hr)), "net/http")
+			assert.Equal(t, tt.want, pick(nethttp.CoreRequest(hr)), "net/http")
 			assert.Equal(t, tt.want, pick(st.req), "fasthttp")
 		})
 	}

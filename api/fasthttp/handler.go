@@ -1,4 +1,4 @@
-package api
+package fasthttp
 
 import (
 	"bytes"
@@ -7,29 +7,28 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/bytesview"
 )
 
-// The second front end: the bidding endpoints on valyala/fasthttp
-// (dspd -http fasthttp). The handler routes with Route, turns the
-// RequestCtx into a Request whose strings alias fasthttp's buffers (valid
-// until the handler returns), calls Serve, and copies the Response into
-// fasthttp's own response, which fasthttp writes after the handler.
-// FastServer configures fasthttp.Server with the limits and timeouts of the
-// net/http listener.
+// The handler routes with api.Route, turns the RequestCtx into an
+// api.Request whose strings alias fasthttp's buffers (valid until the
+// handler returns), calls Serve, and copies the Response into fasthttp's
+// own response, which fasthttp writes after the handler.
 
 // fastState is the pooled working memory of one fasthttp request.
 type fastState struct {
-	req  Request
+	req  api.Request
 	body bytes.Reader
 	xff  [4]string // X-Forwarded-For values, without allocating for the first four
 }
 
 var fastStates = sync.Pool{New: func() any { return new(fastState) }}
 
-// FastHandler returns the public listener's handler on fasthttp: the same
-// endpoints, answers and metrics as PublicHandler.
-func (s *Server) FastHandler() fasthttp.RequestHandler {
+// Handler returns the public listener's handler on fasthttp: the same
+// endpoints, answers and metrics as nethttp.Handler.
+func Handler(core *api.Server) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		if ctx.IsOptions() && string(ctx.Request.Header.RequestURI()) == "*" {
 			// OPTIONS * asks about the server itself: net/http answers it
@@ -39,15 +38,15 @@ func (s *Server) FastHandler() fasthttp.RequestHandler {
 		}
 		// The path as sent, as chi routes it: ctx.Path is decoded and
 		// normalised, so /dsp/%72ecbid would reach recbid there.
-		e, id := Route(str(ctx.Request.URI().PathOriginal()))
+		e, id := api.Route(bytesview.String(ctx.Request.URI().PathOriginal()))
 		st := fastStates.Get().(*fastState)
 		fastRequest(ctx, st)
-		resp := AcquireResponse()
-		s.Serve(e, id, &st.req, resp)
+		resp := api.AcquireResponse()
+		core.Serve(e, id, &st.req, resp)
 		writeFast(ctx, resp)
 		settleBody(ctx)
 		resp.Release()
-		st.req, st.xff = Request{}, [4]string{}
+		st.req, st.xff = api.Request{}, [4]string{}
 		st.body.Reset(nil)
 		fastStates.Put(st)
 	}
@@ -59,11 +58,11 @@ func (s *Server) FastHandler() fasthttp.RequestHandler {
 func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 	h := &ctx.Request.Header
 	r := &st.req
-	*r = Request{
+	*r = api.Request{
 		Ctx:           ctx,
-		Method:        str(h.Method()),
-		Query:         str(ctx.URI().QueryString()),
-		ContentType:   str(h.ContentType()),
+		Method:        bytesview.String(h.Method()),
+		Query:         bytesview.String(ctx.URI().QueryString()),
+		ContentType:   bytesview.String(h.ContentType()),
 		ContentLength: int64(h.ContentLength()),
 	}
 	if r.ContentLength < 0 {
@@ -75,20 +74,20 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 		switch string(k) {
 		case "Authorization":
 			if !authSeen { // the first, as net/http's Header.Get
-				r.Authorization, authSeen = str(v), true
+				r.Authorization, authSeen = bytesview.String(v), true
 			}
 		case "X-Openrtb-Nbr":
 			if !nbrSeen {
-				r.OpenRTBNbr, nbrSeen = str(v), true
+				r.OpenRTBNbr, nbrSeen = bytesview.String(v), true
 			}
 		case "Content-Encoding":
 			if r.Encodings == 0 {
-				r.ContentEncoding = str(v)
+				r.ContentEncoding = bytesview.String(v)
 			}
 			r.Encodings++
 		case "X-Openrtb-Version":
 			if versions++; versions == 1 {
-				r.OpenRTBVersion = str(v)
+				r.OpenRTBVersion = bytesview.String(v)
 			} else {
 				r.OpenRTBVersion = "" // only when there is exactly one
 			}
@@ -96,7 +95,7 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 			if r.ForwardedFor == nil {
 				r.ForwardedFor = st.xff[:0]
 			}
-			r.ForwardedFor = append(r.ForwardedFor, str(v))
+			r.ForwardedFor = append(r.ForwardedFor, bytesview.String(v))
 		}
 	}
 	if a, ok := ctx.RemoteAddr().(*net.TCPAddr); ok {
@@ -112,9 +111,9 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 
 // The answers' header names and values, as fasthttp takes them.
 var (
-	fastJSON      = []byte(jsonMediaType)
+	fastJSON      = []byte(api.JSONMediaType)
 	fastOne       = []byte("1")
-	fastNobidText = func() (h [16][]byte) {
+	fastNobidText = func() (h [bidder.NumReasons][]byte) {
 		for _, r := range bidder.NoBidReasons() {
 			h[r] = []byte(r.String())
 		}
@@ -123,7 +122,7 @@ var (
 )
 
 // writeFast copies resp into ctx's response.
-func writeFast(ctx *fasthttp.RequestCtx, resp *Response) {
+func writeFast(ctx *fasthttp.RequestCtx, resp *api.Response) {
 	out := &ctx.Response
 	out.SetStatusCode(resp.Status)
 	h := &out.Header

@@ -1,11 +1,9 @@
-package api
+package jsoncodec
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
 func TestAppendJSONString(t *testing.T) {
@@ -21,20 +19,7 @@ func TestAppendJSONString(t *testing.T) {
 		{"Café 华夏 \x7f", "\"Café 华夏 \x7f\""},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, string(appendJSONString(nil, tt.in)), "%q", tt.in)
-	}
-}
-
-func TestAppendHTMLEscaped(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"https://a.example/x?y=1&z=2", "https://a.example/x?y=1&amp;z=2"},
-		{`<"'&>`, "&lt;&quot;&#39;&amp;&gt;"},
-		{"&amp;", "&amp;amp;"},
-		{"Café", "Café"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, string(appendHTMLEscaped(nil, tt.in)), "%q", tt.in)
+		assert.Equal(t, tt.want, string(AppendString(nil, tt.in)), "%q", tt.in)
 	}
 }
 
@@ -43,9 +28,9 @@ func TestJSONWriterASCIIStringMatchesContract(t *testing.T) {
 	// json-iterator's escaping must equal the contract's.
 	for c := byte(0x21); c <= 0x7e; c++ {
 		s := "a" + string(c) + "b"
-		jw := jsoncodec.NewWriter()
+		jw := NewWriter()
 		jw.ASCIIString(s)
-		assert.Equal(t, string(appendJSONString(nil, s)), string(jw.Bytes()), "%q", s)
+		assert.Equal(t, string(AppendString(nil, s)), string(jw.Bytes()), "%q", s)
 		jw.Free()
 	}
 }

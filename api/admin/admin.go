@@ -1,0 +1,152 @@
+// Package admin is dspd's admin listener: health, readiness, Prometheus
+// metrics, pprof, POST /admin/reload and GET /admin/stats over package
+// api's core, on chi and net/http (package nethttp's server). It must only
+// be reachable by operators: its default address is loopback.
+package admin
+
+import (
+	"errors"
+	"net/http"
+	"net/http/pprof"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/nethttp"
+	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/currency"
+	"github.com/recbid/dspd/exchange"
+	"github.com/recbid/dspd/internal/jsoncodec"
+)
+
+// The admin listener's own error codes, beside the core's.
+const (
+	errUnknownCampaign  = "unknown_campaign"  // /admin/stats of a campaign with no counters
+	errInvalidCampaigns = "invalid_campaigns" // reload rejected the campaigns file
+	errInvalidExchanges = "invalid_exchanges" // reload rejected the exchanges file
+	errInvalidRates     = "invalid_rates"     // reload rejected the currency rates file
+	errReloadFailed     = "reload_failed"     // reload could not read a file
+	errStateUnreadable  = api.CodeInternal    // the books' counters could not be read
+)
+
+// MinWriteTimeout is the admin listener's least write timeout: long
+// enough for a 60 s CPU profile.
+const MinWriteTimeout = 2 * time.Minute
+
+// NewServer returns the admin listener's server over core: cfg's limits,
+// with a write timeout of at least MinWriteTimeout.
+func NewServer(core *api.Server, cfg nethttp.Config) *nethttp.Server {
+	cfg.Limits = cfg.Limits.OrDefaults()
+	cfg.Limits.WriteTimeout = max(cfg.Limits.WriteTimeout, MinWriteTimeout)
+	return nethttp.New(Handler(core), cfg)
+}
+
+// Handler returns the router of the admin listener: pprof, metrics,
+// health, reload and stats.
+func Handler(core *api.Server) http.Handler {
+	a := &handlers{core: core}
+	r := nethttp.NewRouter(core)
+	r.HandleFunc("/debug/pprof/*", pprof.Index)
+	r.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	r.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	r.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	r.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	r.Handle("/metrics", promhttp.HandlerFor(core.Gatherer(), promhttp.HandlerOpts{}))
+	r.Get("/healthz", a.healthz)
+	r.Get("/readyz", a.readyz)
+	r.Post("/admin/reload", a.reload)
+	r.Get("/admin/stats", a.stats)
+	return r
+}
+
+type handlers struct{ core *api.Server }
+
+func (a *handlers) healthz(w http.ResponseWriter, _ *http.Request) {
+	nethttp.WriteJSON(w, http.StatusOK, []byte(`{"status":"ok"}`))
+}
+
+// readyz answers 200 once campaigns are loaded, and 503 before that and
+// while the server drains for shutdown.
+func (a *handlers) readyz(w http.ResponseWriter, _ *http.Request) {
+	state := a.core.Readiness()
+	status := http.StatusServiceUnavailable
+	if state == "ready" {
+		status = http.StatusOK
+	}
+	nethttp.WriteJSON(w, status, []byte(`{"status":"`+state+`"}`))
+}
+
+// reload serves POST /admin/reload: 200 {"campaigns":N,"exchanges":M},
+// or 400 invalid_campaigns, invalid_exchanges or invalid_rates naming every
+// problem while the old sets keep serving.
+func (a *handlers) reload(w http.ResponseWriter, r *http.Request) {
+	n, err := a.core.Reload(r.Context())
+	if err != nil {
+		code, status := errReloadFailed, http.StatusInternalServerError
+		switch {
+		case errors.Is(err, bidder.ErrInvalidCatalog):
+			code, status = errInvalidCampaigns, http.StatusBadRequest
+		case errors.Is(err, exchange.ErrInvalidExchanges):
+			code, status = errInvalidExchanges, http.StatusBadRequest
+		case errors.Is(err, currency.ErrInvalidRates):
+			code, status = errInvalidRates, http.StatusBadRequest
+		}
+		jw := jsoncodec.NewWriter()
+		defer jw.Free()
+		jw.RawString(`{"error":`)
+		jw.String(code)
+		jw.RawString(`,"message":`)
+		jw.String(err.Error())
+		jw.RawString(`}`)
+		nethttp.WriteJSON(w, status, jw.Bytes())
+		return
+	}
+	nethttp.WriteJSON(w, http.StatusOK, []byte(`{"campaigns":`+strconv.Itoa(n.Campaigns)+`,"exchanges":`+strconv.Itoa(n.Exchanges)+`}`))
+}
+
+// stats serves GET /admin/stats?campaign=ID&day=YYYY-MM-DD&exchange=X
+// (day defaults to today, UTC; without exchange, the counters of all).
+func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := q.Get("campaign")
+	if id == "" {
+		nethttp.WriteError(w, http.StatusBadRequest, api.CodeMissingField, "campaign", "campaign is required")
+		return
+	}
+	day := a.core.Today()
+	if d := q.Get("day"); d != "" {
+		var err error
+		if day, err = bidder.ParseDay(d); err != nil {
+			nethttp.WriteError(w, http.StatusBadRequest, api.CodeInvalidField, "day", "day must be YYYY-MM-DD")
+			return
+		}
+	}
+	ex := q.Get("exchange")
+	if _, has := q["exchange"]; has && ex == "" {
+		nethttp.WriteError(w, http.StatusBadRequest, api.CodeInvalidField, "exchange", "exchange must name an exchange")
+		return
+	}
+	st, found, err := a.core.Stats(r.Context(), id, ex, day)
+	if err != nil {
+		nethttp.WriteError(w, http.StatusServiceUnavailable, errStateUnreadable, "", "counters could not be read")
+		return
+	}
+	if !found {
+		nethttp.WriteError(w, http.StatusNotFound, errUnknownCampaign, "campaign", "no such campaign and no counters for it")
+		return
+	}
+	jw := jsoncodec.NewWriter()
+	defer jw.Free()
+	jw.RawString(`{"campaign":`)
+	jw.String(id)
+	if ex != "" {
+		jw.RawString(`,"exchange":`)
+		jw.String(ex)
+	}
+	jw.RawString(`,"day":"` + day.String() + `","bids":` + strconv.FormatInt(st.Bids, 10) +
+		`,"wins":` + strconv.FormatInt(st.Wins, 10) +
+		`,"spend_micros":` + strconv.FormatInt(int64(st.Spend), 10) + `}`)
+	nethttp.WriteJSON(w, http.StatusOK, jw.Bytes())
+}

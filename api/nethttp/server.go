@@ -1,0 +1,87 @@
+package nethttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/recbid/dspd/api"
+)
+
+// Config configures a Server. Zero fields take the defaults.
+type Config struct {
+	// Limits are the listener's header limit and timeouts; zero fields
+	// take api.DefaultLimits'.
+	Limits api.Limits
+	// Logger receives net/http's own lines (a client's broken request or
+	// TLS handshake) at warn level. Default slog.Default().
+	Logger *slog.Logger
+	// Observers, for tests and instrumentation; each optional.
+	OnActive   func() // a connection starts reading a request
+	OnServed   func() // the handler answered a request
+	OnDraining func() // Shutdown began
+}
+
+// Server is a net/http server with the contract's limits that drains on
+// Shutdown.
+type Server struct{ hs *http.Server }
+
+// NewPublic returns the public listener's server: the bidding endpoints of
+// core (Handler).
+func NewPublic(core *api.Server, cfg Config) *Server { return New(Handler(core), cfg) }
+
+// New returns a server of h with cfg's limits and observers.
+func New(h http.Handler, cfg Config) *Server {
+	lim := cfg.Limits.OrDefaults()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if served := cfg.OnServed; served != nil {
+		next := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r)
+			served()
+		})
+	}
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		ReadTimeout:       lim.ReadTimeout,
+		WriteTimeout:      lim.WriteTimeout,
+		IdleTimeout:       lim.IdleTimeout,
+		MaxHeaderBytes:    lim.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	if cfg.OnDraining != nil {
+		hs.RegisterOnShutdown(cfg.OnDraining)
+	}
+	if active := cfg.OnActive; active != nil {
+		hs.ConnState = func(_ net.Conn, st http.ConnState) {
+			if st == http.StateActive {
+				active()
+			}
+		}
+	}
+	return &Server{hs}
+}
+
+// Serve answers on ln until Shutdown; it returns nil then.
+func (s *Server) Serve(ln net.Listener) error {
+	if err := s.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	}
+	return nil
+}
+
+// Shutdown stops accepting, closes idle keep-alive connections and waits
+// for requests in flight within ctx; past it, it closes every connection.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if err := s.hs.Shutdown(ctx); err != nil {
+		s.hs.Close()
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
