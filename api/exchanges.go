@@ -77,7 +77,7 @@ func (s *Server) admit(req *Request, wr *wire) (refusal string, ok bool) {
 	if wr.ex.Open() {
 		return "", true
 	}
-	client := s.cfg.TrustedProxies.Client(req.peer(), req.ForwardedFor)
+	client := s.cfg.TrustedProxies.Client(req.Peer.Addr(), req.ForwardedFor)
 	r := wr.ex.Admit(client, req.Authorization)
 	if r == exchange.Admitted {
 		return "", true

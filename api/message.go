@@ -12,9 +12,9 @@ import (
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
-// The bidding endpoints are transport-neutral: a front end (nethttp.go for
-// chi on net/http, fasthttp.go for valyala/fasthttp) turns its server's
-// request into a Request, calls Serve, and writes the Response it gets
+// The bidding endpoints are transport-neutral: a front end (package
+// nethttp for chi on net/http, package fasthttp for valyala/fasthttp)
+// turns its server's request into a Request, calls Serve, and writes the Response it gets
 // back. Nothing of net/http is seen here, and tests can drive the endpoints
 // without HTTP.
 
@@ -37,11 +37,9 @@ type Request struct {
 	// x-openrtb-nbr value.
 	OpenRTBVersion string
 	OpenRTBNbr     string
-	// Peer is the connection's peer, or, when the front end has it as
-	// text only, PeerText ("203.0.113.7:51234"): read only by the
-	// admission of exchanges with an allow list.
+	// Peer is the connection's peer: read only by the admission of
+	// exchanges with an allow list.
 	Peer          netip.AddrPort
-	PeerText      string
 	ContentLength int64     // -1 when unknown
 	Body          io.Reader // the body, read at most MaxBodyBytes+1 bytes far
 }
@@ -83,14 +81,6 @@ func Route(path string) (Endpoint, string) {
 		return p.e, id
 	}
 	return EndpointNone, ""
-}
-
-// peer returns the connection's peer address.
-func (r *Request) peer() netip.Addr {
-	if !r.Peer.IsValid() && r.PeerText != "" {
-		r.Peer, _ = netip.ParseAddrPort(r.PeerText)
-	}
-	return r.Peer.Addr()
 }
 
 // ExchangeParam returns the exchange a path's route parameter names:

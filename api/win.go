@@ -84,15 +84,16 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 	resp.noContent()
 }
 
-// peekBid finds the live bid a notice names, made for exchange: a bidid
-// that is not 32 hex digits, or a bid of another exchange, is unknown.
-func (s *Server) peekBid(ctx context.Context, text []byte, exchange string) (bidder.BidID, bidder.BidRecord, error) {
+// peekBid finds the live bid a notice names, made for exchange exchangeID:
+// a bidid that is not 32 hex digits, or a bid of another exchange, is
+// unknown.
+func (s *Server) peekBid(ctx context.Context, text []byte, exchangeID string) (bidder.BidID, bidder.BidRecord, error) {
 	id, ok := bidder.ParseBidID(text)
 	if !ok {
 		return id, bidder.BidRecord{}, bidder.ErrUnknownBid
 	}
 	rec, err := s.engine.Peek(ctx, id)
-	if err == nil && rec.Exchange != exchange {
+	if err == nil && rec.Exchange != exchangeID {
 		err = bidder.ErrUnknownBid // as if it did not exist
 	}
 	return id, rec, err

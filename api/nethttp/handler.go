@@ -2,6 +2,7 @@ package nethttp
 
 import (
 	"net/http"
+	"net/netip"
 
 	"github.com/go-chi/chi/v5"
 
@@ -92,10 +93,10 @@ func CoreRequest(r *http.Request) api.Request {
 		Authorization: first(h["Authorization"]),
 		ForwardedFor:  h["X-Forwarded-For"],
 		OpenRTBNbr:    first(h["X-Openrtb-Nbr"]),
-		PeerText:      r.RemoteAddr,
 		ContentLength: r.ContentLength,
 		Body:          r.Body,
 	}
+	req.Peer, _ = netip.ParseAddrPort(r.RemoteAddr) // net/http's "IP:port"; invalid (no client) when it is not one
 	if ce := h["Content-Encoding"]; len(ce) > 0 {
 		req.ContentEncoding, req.Encodings = ce[0], len(ce)
 	}

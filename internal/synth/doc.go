@@ -8,7 +8,7 @@
 // included: amounts are integer micros (1 USD = 1,000,000 micros) formatted as
 // their shortest decimal.
 //
-// The campaigns follow section 2 of the recbid contract (shared/spec/recbid.md)
+// The campaigns follow section 2 of the recbid contract (docs/protocol.md)
 // and the request bodies follow section 1; every generated campaign passes the
 // contract's validation rules.
 package synth

@@ -1,0 +1,54 @@
+package redis
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/recbid/dspd/bidder"
+)
+
+// bidCounts adds up bid counts between flushes.
+type bidCounts struct {
+	mu   sync.Mutex
+	m    map[exchangeDay]int64
+	lost atomic.Int64
+}
+
+// exchangeDay names a campaign's bids for one exchange on one day.
+type exchangeDay struct {
+	dayKey
+	exchange string
+}
+
+func (b *bidCounts) init() { b.m = make(map[exchangeDay]int64) }
+
+func (b *bidCounts) add(campaign, exchange string, day bidder.Day) {
+	b.mu.Lock()
+	b.m[exchangeDay{dayKey{campaign, day}, exchange}]++
+	b.mu.Unlock()
+}
+
+// pending returns the bids not yet written of a campaign's day, for one
+// exchange or ("") for all.
+func (b *bidCounts) pending(campaign, exchange string, day bidder.Day) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := int64(0)
+	for k, c := range b.m {
+		if k.campaign == campaign && k.day == day && (exchange == "" || k.exchange == exchange) {
+			n += c
+		}
+	}
+	return n
+}
+
+func (b *bidCounts) take() map[exchangeDay]int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.m) == 0 {
+		return nil
+	}
+	out := b.m
+	b.m = make(map[exchangeDay]int64, len(out))
+	return out
+}
