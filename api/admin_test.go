@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -125,4 +127,60 @@ func TestMetricsAndPprof(t *testing.T) {
 	w = get(srv.admin, "/debug/pprof/heap?debug=1")
 	assert.Equal(t, http.StatusOK, w.Code)
 	assert.Equal(t, http.StatusNotFound, get(srv.admin, "/dsp/recbid").Code, "bidding is not on the admin listener")
+}
+
+// TestReloadRefusesAnEmptyCampaignsFile: a reload to a file with no
+// campaign, which would stop all bidding, is refused (the old set serves
+// on) unless -allow-empty-campaigns; at start such a file serves, with a
+// warning.
+func TestReloadRefusesAnEmptyCampaignsFile(t *testing.T) {
+	empty := writeCampaigns(t)
+	for _, allow := range []bool{false, true} {
+		srv := buildTestServer(t, testdataCampaigns, serverOptions{empty: allow})
+		srv.SetCampaignsPath(empty)
+		w := postReload(srv.admin)
+		if !allow {
+			require.Equal(t, http.StatusBadRequest, w.Code, w.Body.String())
+			assert.Contains(t, w.Body.String(), `"error":"invalid_campaigns"`)
+			assert.Contains(t, w.Body.String(), "no campaigns: a reload would stop all bidding")
+			assert.Equal(t, http.StatusOK, postForm(srv.public, validBody).Code, "the old set still bids")
+			continue
+		}
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		assert.JSONEq(t, `{"campaigns":0,"exchanges":1}`, w.Body.String())
+		assert.Equal(t, http.StatusNoContent, postForm(srv.public, validBody).Code)
+	}
+
+	var logs bytes.Buffer
+	atStart := newTestServer(t, "")
+	atStart.SetLogger(slog.New(slog.NewTextHandler(&logs, nil)))
+	atStart.SetCampaignsPath(empty)
+	_, err := atStart.Reload(t.Context())
+	require.NoError(t, err, "at start an empty file serves")
+	assert.Contains(t, logs.String(), "the campaigns file has no campaigns")
+}
+
+// TestReloadBoundsTheCampaignsFile: a campaigns file over
+// -max-campaigns-bytes, a device among them, is refused before it is held
+// whole; the old set serves on.
+func TestReloadBoundsTheCampaignsFile(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		maxFile int64
+		path    string
+	}{
+		{"an endless device", 1 << 20, "/dev/zero"},
+		{"a file over the bound", 1000, testdataCampaigns},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newTestServer(t, testdataCampaigns)
+			srv.SetMaxCampaignsBytes(tt.maxFile)
+			srv.SetCampaignsPath(tt.path)
+			w := postReload(srv.admin)
+			require.Equal(t, http.StatusBadRequest, w.Code, w.Body.String())
+			assert.Contains(t, w.Body.String(), `"error":"invalid_campaigns"`)
+			assert.Contains(t, w.Body.String(), "(-max-campaigns-bytes)")
+			assert.Equal(t, http.StatusOK, postForm(srv.public, validBody).Code, "the old set still bids")
+		})
+	}
 }

@@ -48,3 +48,6 @@ func (s *Server) SetLogger(l *slog.Logger) { s.log = l }
 func (s *Server) SetInvalidLog(l *slog.Logger, now func() time.Time) {
 	s.invalidLog.log, s.invalidLog.now = l, now
 }
+
+// SetMaxCampaignsBytes bounds the campaigns file the next reloads read.
+func (s *Server) SetMaxCampaignsBytes(n int64) { s.cfg.MaxCampaignsBytes = n }

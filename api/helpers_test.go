@@ -55,6 +55,7 @@ type serverOptions struct {
 	rates   string                                // -currency-rates
 	random  bool                                  // random bid ids, as in production
 	proxies exchange.Proxies                      // -trusted-proxies
+	empty   bool                                  // -allow-empty-campaigns
 }
 
 // testHashKey keys the user hash of test servers.
@@ -84,14 +85,15 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 	}
 	engine := bidder.NewEngine(bidder.Config{Clock: o.clock, BidTTL: time.Minute, HashKey: testHashKey}, books, store)
 	srv, err := NewServer(Config{
-		Seat:              "dsp",
-		PublicURL:         "http://localhost:9090/",
-		CampaignsPath:     path,
-		ExchangesPath:     o.exFile,
-		CurrencyRatesPath: o.rates,
-		TrustedProxies:    o.proxies,
-		TrustRequestTS:    o.trustTS,
-		Logger:            slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Seat:                "dsp",
+		PublicURL:           "http://localhost:9090/",
+		CampaignsPath:       path,
+		ExchangesPath:       o.exFile,
+		CurrencyRatesPath:   o.rates,
+		TrustedProxies:      o.proxies,
+		TrustRequestTS:      o.trustTS,
+		AllowEmptyCampaigns: o.empty,
+		Logger:              slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, engine)
 	require.NoError(t, err)
 	if path != "" {

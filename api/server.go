@@ -13,6 +13,7 @@ import (
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/currency"
 	"github.com/recbid/dspd/exchange"
+	"github.com/recbid/dspd/internal/problems"
 )
 
 // Config configures a Server. Zero fields take the defaults below.
@@ -24,6 +25,14 @@ type Config struct {
 	PublicURL string
 	// CampaignsPath is the campaigns file read by Reload.
 	CampaignsPath string
+	// MaxCampaignsBytes bounds how much of the campaigns file a reload
+	// reads (0: bidder.DefaultMaxCatalogBytes).
+	MaxCampaignsBytes int64
+	// AllowEmptyCampaigns lets a reload put a campaigns file with no
+	// campaign in service, which stops all bidding. Off, such a file is
+	// refused on reload (400 invalid_campaigns) and, at start, served with
+	// a warning.
+	AllowEmptyCampaigns bool
 	// ExchangesPath is the exchanges file read by Reload with the campaigns
 	// (contract section 7); empty: the implicit, open exchange
 	// exchange.DefaultID on the bare paths, with clear prices.
@@ -154,14 +163,26 @@ func (s *Server) Reload(ctx context.Context) (Loaded, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	start := time.Now()
+	first := s.current.Load() == nil // the load at start: nothing serves yet
 	set, rates, cat, err := s.readSets()
 	if err == nil {
 		err = ctx.Err()
 	}
+	if err == nil && cat.Len() == 0 && !first && !s.cfg.AllowEmptyCampaigns {
+		err = fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, problems.New(bidder.ErrInvalidCatalog,
+			"no campaigns: a reload would stop all bidding (dspd -allow-empty-campaigns allows it)"))
+	}
 	if err != nil {
 		s.metrics.reloadFailed.Inc()
-		s.log.Error("reload rejected; the previous campaigns, exchanges and rates keep serving", "err", err)
+		if first {
+			s.log.Error("campaigns, exchanges or rates rejected at start", "err", err)
+		} else {
+			s.log.Error("reload rejected; the previous campaigns, exchanges and rates keep serving", "err", err)
+		}
 		return Loaded{}, fmt.Errorf("reload: %w", err)
+	}
+	if cat.Len() == 0 {
+		s.log.Warn("the campaigns file has no campaigns: no bids until a reload brings some", "file", s.cfg.CampaignsPath)
 	}
 	s.Load(set, cat, rates)
 	s.metrics.reloadOK.Inc()
@@ -192,7 +213,7 @@ func (s *Server) readSets() (*exchange.Set, *currency.Rates, *bidder.Catalog, er
 			return nil, nil, nil, fmt.Errorf("currency rates %s: %w", s.cfg.CurrencyRatesPath, err)
 		}
 	}
-	cat, err := bidder.LoadCatalogFile(s.cfg.CampaignsPath, set.IDs())
+	cat, err := bidder.LoadCatalogFile(s.cfg.CampaignsPath, set.IDs(), s.cfg.MaxCampaignsBytes)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, err)
 	}

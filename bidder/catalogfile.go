@@ -14,22 +14,29 @@ import (
 // file; the *problems.Error that wraps it names each problem.
 var ErrInvalidCatalog = errors.New("invalid campaigns file")
 
-// MaxCatalogBytes bounds the size of a campaigns file.
-const MaxCatalogBytes = 1 << 30
+// DefaultMaxCatalogBytes is the default bound on the size of a campaigns
+// file (dspd -max-campaigns-bytes): 256 MiB, 100,000 campaigns several
+// times over, and what a small host can hold beside the books while a
+// reload reads it.
+const DefaultMaxCatalogBytes = 256 << 20
 
 // DefaultExchange is the id of the exchange a server without an exchanges
 // file trades with: the only one its campaigns may target.
 const DefaultExchange = "default"
 
 // LoadCatalogFile reads, validates and indexes a campaigns file whose
-// campaigns may target the given exchanges (nil: DefaultExchange only). A
-// file with any error is rejected whole: the error is a *problems.Error
-// naming every problem, or an I/O error.
-func LoadCatalogFile(path string, exchanges []string) (*Catalog, error) {
-	data, err := bounded.ReadFile(path, MaxCatalogBytes)
+// campaigns may target the given exchanges (nil: DefaultExchange only),
+// reading no more than maxBytes of it (0: DefaultMaxCatalogBytes). A file
+// with any error is rejected whole: the error is a *problems.Error naming
+// every problem, or an I/O error.
+func LoadCatalogFile(path string, exchanges []string, maxBytes int64) (*Catalog, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxCatalogBytes
+	}
+	data, err := bounded.ReadFile(path, maxBytes)
 	switch {
 	case errors.Is(err, bounded.ErrTooLarge):
-		return nil, problems.New(ErrInvalidCatalog, fmt.Sprintf("file is larger than %d bytes", MaxCatalogBytes))
+		return nil, problems.New(ErrInvalidCatalog, fmt.Sprintf("file is larger than %d bytes (-max-campaigns-bytes)", maxBytes))
 	case err != nil:
 		return nil, fmt.Errorf("campaigns: %w", err)
 	}

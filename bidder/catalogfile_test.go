@@ -209,11 +209,11 @@ func TestLoadCatalogFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"campaigns":[`+validCampaign+`]}`), 0o644))
-	cat, err := LoadCatalogFile(path, nil)
+	cat, err := LoadCatalogFile(path, nil, 0)
 	require.NoError(t, err)
 	assert.Equal(t, 1, cat.Len())
 
-	_, err = LoadCatalogFile(filepath.Join(dir, "missing.json"), nil)
+	_, err = LoadCatalogFile(filepath.Join(dir, "missing.json"), nil, 0)
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, os.ErrNotExist))
 	assert.False(t, errors.Is(err, ErrInvalidCatalog))

@@ -975,7 +975,7 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
  "creatives":[{"id":"cr","w":300,"h":250,"image_url":"ftp://a.example/i","click_url":"https://a.example/"}]}
 ]}`
 	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
-	_, goErr := bidder.LoadCatalogFile(path, nil)
+	_, goErr := bidder.LoadCatalogFile(path, nil, 0)
 	var ce *problems.Error
 	require.True(t, errors.As(goErr, &ce), "%v", goErr)
 	pacing := 0

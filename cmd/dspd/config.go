@@ -17,49 +17,54 @@ import (
 // config is everything dspd can be told on its command line, with defaults
 // that make `dspd` alone serve testdata's campaigns on 127.0.0.1:9090.
 type config struct {
-	addr, admin    string
-	http           string // the public listener's HTTP server: frontChi or frontFasthttp
-	campaigns      string
-	exchanges      string
-	currencyRates  string
-	trustedProxies exchange.Proxies
-	seat           string
-	publicURL      string
-	trustRequestTS bool
-	clockStart     time.Time // zero: the wall clock
-	safetyMargin   time.Duration
-	bidTTL         time.Duration
-	maxBids        int
-	maxFreq        int
-	maxDays        int
-	state          string
-	bidWindow      time.Duration
-	drainTimeout   time.Duration
-	sweepEvery     time.Duration
-	logFormat      string
-	logLevel       string
-	limits         api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
+	addr, admin string
+	http        string // the public listener's HTTP server: frontChi or frontFasthttp
+	campaigns   string
+	// maxCampaignsBytes bounds the campaigns file read; allowEmptyCampaigns
+	// lets a reload serve one with no campaign.
+	maxCampaignsBytes   int64
+	allowEmptyCampaigns bool
+	exchanges           string
+	currencyRates       string
+	trustedProxies      exchange.Proxies
+	seat                string
+	publicURL           string
+	trustRequestTS      bool
+	clockStart          time.Time // zero: the wall clock
+	safetyMargin        time.Duration
+	bidTTL              time.Duration
+	maxBids             int
+	maxFreq             int
+	maxDays             int
+	state               string
+	bidWindow           time.Duration
+	drainTimeout        time.Duration
+	sweepEvery          time.Duration
+	logFormat           string
+	logLevel            string
+	limits              api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
 }
 
 func defaultConfig() config {
 	return config{
-		addr:         "127.0.0.1:9090",
-		http:         frontChi,
-		admin:        "127.0.0.1:6060",
-		campaigns:    "testdata/campaigns.json",
-		seat:         api.DefaultSeat,
-		safetyMargin: bidder.DefaultSafetyMargin,
-		bidTTL:       bidder.DefaultBidTTL,
-		maxBids:      memory.DefaultMaxBids,
-		maxFreq:      memory.DefaultMaxFreqCounters,
-		maxDays:      memory.DefaultMaxDayCounters,
-		state:        "disk:data",
-		bidWindow:    2 * time.Millisecond,
-		drainTimeout: 15 * time.Second,
-		sweepEvery:   time.Minute,
-		logFormat:    "text",
-		logLevel:     "info",
-		limits:       api.DefaultLimits(),
+		addr:              "127.0.0.1:9090",
+		http:              frontChi,
+		admin:             "127.0.0.1:6060",
+		campaigns:         "testdata/campaigns.json",
+		maxCampaignsBytes: bidder.DefaultMaxCatalogBytes,
+		seat:              api.DefaultSeat,
+		safetyMargin:      bidder.DefaultSafetyMargin,
+		bidTTL:            bidder.DefaultBidTTL,
+		maxBids:           memory.DefaultMaxBids,
+		maxFreq:           memory.DefaultMaxFreqCounters,
+		maxDays:           memory.DefaultMaxDayCounters,
+		state:             "disk:data",
+		bidWindow:         2 * time.Millisecond,
+		drainTimeout:      15 * time.Second,
+		sweepEvery:        time.Minute,
+		logFormat:         "text",
+		logLevel:          "info",
+		limits:            api.DefaultLimits(),
 	}
 }
 
@@ -72,6 +77,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.http, "http", c.http, "the public listener's HTTP server: chi (chi on net/http) or fasthttp (valyala/fasthttp); the admin listener is always net/http")
 	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); keep it private")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
+	fs.Int64Var(&c.maxCampaignsBytes, "max-campaigns-bytes", c.maxCampaignsBytes, "largest campaigns file read: a larger one is refused (by its size, or counting while it is read) (0: the default)")
+	fs.BoolVar(&c.allowEmptyCampaigns, "allow-empty-campaigns", false, "let a reload serve a campaigns file with no campaign, which stops all bidding (without it such a reload is refused; at start it is served with a warning)")
 	fs.StringVar(&c.exchanges, "exchanges", "", "exchanges file (ids, allowed sources, tokens, price keys), read with the campaigns; without it, one open exchange \"default\" on the bare paths")
 	fs.StringVar(&c.currencyRates, "currency-rates", "", "currency rates in Prebid's currency-file format, read with the campaigns: OpenRTB floors in a listed currency are converted to USD (rounded up) instead of getting no bid (reason currency)")
 	fs.Func("trusted-proxies", "comma-separated CIDRs of proxies whose X-Forwarded-For names the client, for the exchanges' allow lists (default none)", func(v string) error {

@@ -54,14 +54,16 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin, Clock: now, BidTTL: cfg.bidTTL,
 		HashKey: st.HashKey, Pacing: bidder.PacingConfig{FollowRequests: cfg.trustRequestTS}}, st.Ledger, st.Bids)
 	srv, err := api.NewServer(api.Config{
-		Seat:              cfg.seat,
-		PublicURL:         cfg.publicURL,
-		CampaignsPath:     cfg.campaigns,
-		ExchangesPath:     cfg.exchanges,
-		CurrencyRatesPath: cfg.currencyRates,
-		TrustedProxies:    cfg.trustedProxies,
-		TrustRequestTS:    cfg.trustRequestTS,
-		Logger:            log,
+		Seat:                cfg.seat,
+		PublicURL:           cfg.publicURL,
+		CampaignsPath:       cfg.campaigns,
+		MaxCampaignsBytes:   cfg.maxCampaignsBytes,
+		AllowEmptyCampaigns: cfg.allowEmptyCampaigns,
+		ExchangesPath:       cfg.exchanges,
+		CurrencyRatesPath:   cfg.currencyRates,
+		TrustedProxies:      cfg.trustedProxies,
+		TrustRequestTS:      cfg.trustRequestTS,
+		Logger:              log,
 	}, engine)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,4 +33,39 @@ func TestReadFile(t *testing.T) {
 	_, err = ReadFile(dir, 10)
 	assert.Error(t, err, "a directory")
 	assert.False(t, errors.Is(err, ErrTooLarge))
+}
+
+// TestReadFileDevice: a path to an endless device is refused having held
+// no more than the limit and one read's piece: it is read counting, never
+// buffered past the limit (the doubling of a growing buffer would take
+// twice the limit).
+func TestReadFileDevice(t *testing.T) {
+	const limit = 8 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	data, err := ReadFile("/dev/zero", limit)
+	runtime.ReadMemStats(&after)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	assert.Nil(t, data)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %d bytes reading /dev/zero to a limit of %d", allocated, limit)
+	assert.Less(t, allocated, uint64(limit+limit/4), "the pieces held, together")
+}
+
+// TestReadFileRefusesLargeFilesUnread: a regular file over the limit is
+// refused by its size, before anything is read or held.
+func TestReadFileRefusesLargeFilesUnread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "large")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(1<<30)) // sparse: a 1 GiB file that takes no disk
+	require.NoError(t, f.Close())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = ReadFile(path, 1<<20)
+	runtime.ReadMemStats(&after)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	assert.ErrorContains(t, err, "1073741824 bytes")
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10))
 }

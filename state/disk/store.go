@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -26,6 +27,10 @@ var ErrUnavailable = errors.New("disk state unavailable")
 
 // ErrLocked: another process holds the directory.
 var ErrLocked = errors.New("state directory in use")
+
+// ErrUnwritable: the directory cannot be written (read-only, or not this
+// process's to write).
+var ErrUnwritable = errors.New("state directory not writable")
 
 // Config configures a Store; zero fields take the memory stores' defaults.
 type Config struct {
@@ -170,6 +175,12 @@ func Open(cfg Config) (*Store, error) {
 func lockDir(fs vfs.FS, dir string) (io.Closer, error) {
 	pidPath := filepath.Join(dir, "dspd.pid")
 	lock, err := fs.Lock(filepath.Join(dir, "dspd.lock"))
+	var unwritable *iofs.PathError
+	if errors.As(err, &unwritable) {
+		// The lock file could not even be created: a read-only or
+		// foreign directory, not one another process holds.
+		return nil, fmt.Errorf("%w: %s cannot be written (%v): dspd needs a state directory it can write", ErrUnwritable, dir, unwritable.Err)
+	}
 	if err != nil {
 		who := "another process"
 		if f, err := fs.Open(pidPath); err == nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -457,4 +459,28 @@ func campaignOf(d bidder.Decision) string {
 		return d.Reason.String()
 	}
 	return d.Campaign.ID
+}
+
+// TestReadOnlyDirectory: a directory dspd cannot write is said to be so,
+// not to be held by another process. As root (who writes through file
+// modes) it is a read-only tmpfs the test mounts.
+func TestReadOnlyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if os.Geteuid() == 0 {
+		if err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", dir).Run(); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("mount a read-only tmpfs: %v", err)
+			}
+			t.Skipf("cannot mount a read-only tmpfs here: %v", err)
+		}
+		t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	} else {
+		require.NoError(t, os.Chmod(dir, 0o555))
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+	}
+	_, err := Open(Config{Dir: dir, Logger: quiet()})
+	require.ErrorIs(t, err, ErrUnwritable)
+	assert.NotErrorIs(t, err, ErrLocked)
+	assert.Contains(t, err.Error(), "cannot be written")
+	assert.NotContains(t, err.Error(), "held by")
 }
