@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/api/admin"
 )
 
 func TestHealthAndReadiness(t *testing.T) {
@@ -182,5 +184,64 @@ func TestReloadBoundsTheCampaignsFile(t *testing.T) {
 			assert.Contains(t, w.Body.String(), "(-max-campaigns-bytes)")
 			assert.Equal(t, http.StatusOK, postForm(srv.public, validBody).Code, "the old set still bids")
 		})
+	}
+}
+
+// TestAdminRefusesCrossSiteRequests: a reload needs Content-Type:
+// application/json, which no web page can send to another origin without
+// a preflight; a form or text/plain POST (what a page can send) is 415 and
+// reloads nothing.
+func TestAdminRefusesCrossSiteRequests(t *testing.T) {
+	srv := newTestServer(t, testdataCampaigns)
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"} {
+		r := httptest.NewRequest(http.MethodPost, "/admin/reload", strings.NewReader("{}"))
+		if ct != "" {
+			r.Header.Set("Content-Type", ct)
+		}
+		w := httptest.NewRecorder()
+		srv.admin.ServeHTTP(w, r)
+		assert.Equal(t, http.StatusUnsupportedMediaType, w.Code, "Content-Type %q", ct)
+		assert.Contains(t, w.Body.String(), `"error":"unsupported_media_type"`)
+	}
+	metrics := get(srv.admin, "/metrics").Body.String()
+	assert.Contains(t, metrics, `dspd_reloads_total{result="ok"} 1`, "only the start's load")
+	for _, ct := range []string{"application/json", "application/json; charset=utf-8"} {
+		r := httptest.NewRequest(http.MethodPost, "/admin/reload", nil)
+		r.Header.Set("Content-Type", ct)
+		w := httptest.NewRecorder()
+		srv.admin.ServeHTTP(w, r)
+		assert.Equal(t, http.StatusOK, w.Code, "Content-Type %q", ct)
+	}
+}
+
+// TestAdminToken: with a token, every admin route but the probes needs it,
+// compared whole.
+func TestAdminToken(t *testing.T) {
+	srv := newTestServer(t, testdataCampaigns)
+	token := strings.Repeat("k", 40)
+	h := admin.Handler(srv.Server, token)
+	ask := func(method, path, auth string) int {
+		r := httptest.NewRequest(method, path, nil)
+		r.Header.Set("Content-Type", "application/json")
+		if auth != "" {
+			r.Header.Set("Authorization", auth)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		assert.Equal(t, http.StatusOK, ask(http.MethodGet, path, ""), "%s stays open for probes", path)
+	}
+	routes := []struct{ method, path string }{
+		{http.MethodGet, "/metrics"}, {http.MethodGet, "/debug/pprof/cmdline"},
+		{http.MethodGet, "/admin/stats?campaign=c-0790"}, {http.MethodPost, "/admin/reload"},
+	}
+	for _, rt := range routes {
+		for _, auth := range []string{"", "Bearer " + token[:39], "Bearer " + token + "k", "Basic " + token, token} {
+			assert.Equal(t, http.StatusUnauthorized, ask(rt.method, rt.path, auth), "%s %s with %q", rt.method, rt.path, auth)
+		}
+		assert.NotEqual(t, http.StatusUnauthorized, ask(rt.method, rt.path, "Bearer "+token), "%s %s", rt.method, rt.path)
+		assert.NotEqual(t, http.StatusUnauthorized, ask(rt.method, rt.path, "bearer "+token), "the scheme in any case")
 	}
 }

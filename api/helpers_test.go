@@ -101,7 +101,7 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		require.NoError(t, err)
 	}
 	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids,
-		public: publicHandler(srv), admin: admin.Handler(srv)}
+		public: publicHandler(srv), admin: admin.Handler(srv, "")}
 }
 
 func postForm(h http.Handler, body string) *httptest.ResponseRecorder {
@@ -115,7 +115,9 @@ func postForm(h http.Handler, body string) *httptest.ResponseRecorder {
 // postReload asks the admin handler for a reload.
 func postReload(h http.Handler) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/admin/reload", nil))
+	r := httptest.NewRequest(http.MethodPost, "/admin/reload", nil)
+	r.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(w, r)
 	return w
 }
 

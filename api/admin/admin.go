@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/recbid/dspd/api"
@@ -35,29 +36,44 @@ const (
 // enough for a 60 s CPU profile.
 const MinWriteTimeout = 2 * time.Minute
 
-// NewServer returns the admin listener's server over core: cfg's limits,
-// with a write timeout of at least MinWriteTimeout.
-func NewServer(core *api.Server, cfg nethttp.Config) *nethttp.Server {
-	cfg.Limits = cfg.Limits.OrDefaults()
-	cfg.Limits.WriteTimeout = max(cfg.Limits.WriteTimeout, MinWriteTimeout)
-	return nethttp.New(Handler(core), cfg)
+// Config configures the admin listener.
+type Config struct {
+	// Server is the listener's net/http configuration; its write timeout
+	// is at least MinWriteTimeout.
+	Server nethttp.Config
+	// Token, when set, is the bearer token every route but /healthz and
+	// /readyz needs (at least MinTokenBytes). dspd requires one on any
+	// address but loopback.
+	Token string
 }
 
-// Handler returns the router of the admin listener: pprof, metrics,
-// health, reload and stats.
-func Handler(core *api.Server) http.Handler {
+// NewServer returns the admin listener's server over core.
+func NewServer(core *api.Server, cfg Config) *nethttp.Server {
+	cfg.Server.Limits = cfg.Server.Limits.OrDefaults()
+	cfg.Server.Limits.WriteTimeout = max(cfg.Server.Limits.WriteTimeout, MinWriteTimeout)
+	return nethttp.New(Handler(core, cfg.Token), cfg.Server)
+}
+
+// Handler returns the router of the admin listener: health and readiness
+// (open, for probes), and behind the token when one is set, pprof,
+// metrics, stats and reload (POST with Content-Type: application/json
+// only, so that no web page can make a browser send it).
+func Handler(core *api.Server, token string) http.Handler {
 	a := &handlers{core: core}
 	r := nethttp.NewRouter(core)
-	r.HandleFunc("/debug/pprof/*", pprof.Index)
-	r.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	r.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	r.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	r.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	r.Handle("/metrics", promhttp.HandlerFor(core.Gatherer(), promhttp.HandlerOpts{}))
 	r.Get("/healthz", a.healthz)
 	r.Get("/readyz", a.readyz)
-	r.Post("/admin/reload", a.reload)
-	r.Get("/admin/stats", a.stats)
+	r.Group(func(r chi.Router) {
+		r.Use(requireToken(token))
+		r.HandleFunc("/debug/pprof/*", pprof.Index)
+		r.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+		r.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		r.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		r.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		r.Handle("/metrics", promhttp.HandlerFor(core.Gatherer(), promhttp.HandlerOpts{}))
+		r.Get("/admin/stats", a.stats)
+		r.With(requireJSON).Post("/admin/reload", a.reload)
+	})
 	return r
 }
 

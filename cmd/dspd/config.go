@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/api/admin"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/state/memory"
@@ -18,6 +20,7 @@ import (
 // that make `dspd` alone serve testdata's campaigns on 127.0.0.1:9090.
 type config struct {
 	addr, admin string
+	adminToken  string // the admin listener\'s bearer token; "" on loopback only
 	http        string // the public listener's HTTP server: frontChi or frontFasthttp
 	campaigns   string
 	// maxCampaignsBytes bounds the campaigns file read; allowEmptyCampaigns
@@ -44,6 +47,9 @@ type config struct {
 	logLevel            string
 	limits              api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
 }
+
+// adminTokenEnv names the environment variable -admin-token defaults to.
+const adminTokenEnv = "DSPD_ADMIN_TOKEN"
 
 func defaultConfig() config {
 	return config{
@@ -75,7 +81,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Usage = usage(fs, stderr)
 	fs.StringVar(&c.addr, "addr", c.addr, "public listen address (bidding endpoints); any address other than loopback needs -public-url")
 	fs.StringVar(&c.http, "http", c.http, "the public listener's HTTP server: chi (chi on net/http) or fasthttp (valyala/fasthttp); the admin listener is always net/http")
-	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); keep it private")
+	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); any address other than loopback needs -admin-token")
+	fs.StringVar(&c.adminToken, "admin-token", os.Getenv(adminTokenEnv), "bearer token of the admin listener's routes but /healthz and /readyz, at least 32 characters (default $"+adminTokenEnv+", which keeps it out of the process list)")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
 	fs.Int64Var(&c.maxCampaignsBytes, "max-campaigns-bytes", c.maxCampaignsBytes, "largest campaigns file read: a larger one is refused (by its size, or counting while it is read) (0: the default)")
 	fs.BoolVar(&c.allowEmptyCampaigns, "allow-empty-campaigns", false, "let a reload serve a campaigns file with no campaign, which stops all bidding (without it such a reload is refused; at start it is served with a warning)")
@@ -138,6 +145,13 @@ func (c *config) check() error {
 				"pass the URL exchanges reach this server at (e.g. -public-url https://bid.example.com)", c.addr)
 		}
 		c.publicURL = "http://" + c.addr
+	}
+	switch {
+	case c.adminToken == "" && !isLoopback(c.admin):
+		return fmt.Errorf("-admin %s is not a loopback address, so -admin-token (or $%s) is required: "+
+			"the admin listener reloads campaigns and shows profiles and stats", c.admin, adminTokenEnv)
+	case c.adminToken != "" && len(c.adminToken) < admin.MinTokenBytes:
+		return fmt.Errorf("-admin-token: at least %d characters", admin.MinTokenBytes)
 	}
 	if c.bidTTL > bidder.MaxBidTTL {
 		return fmt.Errorf("-bid-ttl %v: at most %v", c.bidTTL, bidder.MaxBidTTL)

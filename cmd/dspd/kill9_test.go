@@ -166,7 +166,7 @@ func kill9Round(t *testing.T, during string, window time.Duration, killAt int, r
 		go func() {
 			defer wg.Done()
 			for !killed.Load() {
-				resp, err := http.Post("http://"+dspd.admin+"/admin/reload", "", nil)
+				resp, err := http.Post("http://"+dspd.admin+"/admin/reload", "application/json", nil)
 				if books.acks.Load() >= int64(killAt) {
 					kill() // right after a reload was asked for, likely while it runs
 				}

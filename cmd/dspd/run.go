@@ -86,7 +86,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		return fmt.Errorf("admin listener: %w", err)
 	}
 	public := newPublicServer(cfg, srv, log, h)
-	adminSrv := admin.NewServer(srv, nethttp.Config{Limits: cfg.limits, Logger: log})
+	adminSrv := admin.NewServer(srv, admin.Config{Server: nethttp.Config{Limits: cfg.limits, Logger: log}, Token: cfg.adminToken})
 
 	log.Info("dspd listening", "public", publicLn.Addr().String(), "admin", adminLn.Addr().String(),
 		"http", cfg.http, "public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns, "state", cfg.state,

@@ -269,3 +269,36 @@ func TestParseFlags(t *testing.T) {
 	_, err = parseFlags([]string{"extra"}, io.Discard)
 	assert.Error(t, err)
 }
+
+// TestAdminOffLoopbackNeedsAToken: -admin on any address but loopback
+// refuses to start without -admin-token (or $DSPD_ADMIN_TOKEN), and a token
+// must be long enough to guess at no better than chance.
+func TestAdminOffLoopbackNeedsAToken(t *testing.T) {
+	token := strings.Repeat("t", 32)
+	for _, tt := range []struct {
+		args []string
+		env  string
+		err  string // "" when it starts
+	}{
+		{args: []string{"-admin", "127.0.0.1:6060"}},
+		{args: []string{"-admin", "0.0.0.0:6060"}, err: "-admin 0.0.0.0:6060 is not a loopback address, so -admin-token (or $DSPD_ADMIN_TOKEN) is required"},
+		{args: []string{"-admin", ":6060"}, err: "-admin-token (or $DSPD_ADMIN_TOKEN) is required"},
+		{args: []string{"-admin", "0.0.0.0:6060", "-admin-token", token}},
+		{args: []string{"-admin", "0.0.0.0:6060"}, env: token},
+		{args: []string{"-admin", "0.0.0.0:6060", "-admin-token", "short"}, err: "-admin-token: at least 32 characters"},
+		{args: []string{"-admin-token", "short"}, err: "-admin-token: at least 32 characters"},
+	} {
+		t.Run(strings.Join(tt.args, " ")+" env="+tt.env, func(t *testing.T) {
+			t.Setenv("DSPD_ADMIN_TOKEN", tt.env)
+			cfg, err := parseFlags(tt.args, io.Discard)
+			if tt.err != "" {
+				assert.ErrorContains(t, err, tt.err)
+				return
+			}
+			require.NoError(t, err)
+			if tt.env != "" {
+				assert.Equal(t, tt.env, cfg.adminToken)
+			}
+		})
+	}
+}
