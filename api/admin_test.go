@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -243,5 +244,51 @@ func TestAdminToken(t *testing.T) {
 		}
 		assert.NotEqual(t, http.StatusUnauthorized, ask(rt.method, rt.path, "Bearer "+token), "%s %s", rt.method, rt.path)
 		assert.NotEqual(t, http.StatusUnauthorized, ask(rt.method, rt.path, "bearer "+token), "the scheme in any case")
+	}
+}
+
+// TestAdminAnswersInJSON: a query that is not url-encoding is bad_query
+// (not a missing campaign), and a wrong method is a JSON 405 naming the
+// method the route takes.
+func TestAdminAnswersInJSON(t *testing.T) {
+	srv := newTestServer(t, testdataCampaigns)
+	w := get(srv.admin, "/admin/stats?campaign=%zz")
+	assert.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Contains(t, w.Body.String(), `"error":"bad_query"`)
+	for _, tt := range []struct{ method, path, allow string }{
+		{http.MethodDelete, "/healthz", "GET"}, {http.MethodGet, "/admin/reload", "POST"}, {"PRI", "/admin/stats", "GET"},
+	} {
+		w := httptest.NewRecorder()
+		srv.admin.ServeHTTP(w, httptest.NewRequest(tt.method, tt.path, nil))
+		assert.Equal(t, http.StatusMethodNotAllowed, w.Code, "%s %s", tt.method, tt.path)
+		assert.Equal(t, tt.allow, w.Header().Get("Allow"))
+		assert.Contains(t, w.Body.String(), `"error":"method_not_allowed"`)
+	}
+}
+
+// TestUnknownMethodsAnswerInJSON: a method chi does not know (HTTP/2's
+// preface PRI, an extension method) is answered by the core as any other
+// method is: 405 with Allow on an endpoint's path, 404 elsewhere, in JSON.
+func TestUnknownMethodsAnswerInJSON(t *testing.T) {
+	srv := newTestServer(t, testdataCampaigns)
+	for _, tt := range []struct {
+		method, target string
+		status         int
+		allow          string
+	}{
+		{"PRI", "*", http.StatusNotFound, ""},
+		{"FOO", "/dsp/recbid", http.StatusMethodNotAllowed, "POST"},
+		{"FOO", "/openrtb2/bid", http.StatusMethodNotAllowed, "POST"},
+		{"FOO", "/dsp/win?bidid=1&price=1", http.StatusMethodNotAllowed, "GET"},
+		{"FOO", "/elsewhere", http.StatusNotFound, ""},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Method, r.RequestURI = tt.method, tt.target
+		r.URL, _ = url.ParseRequestURI(tt.target)
+		w := httptest.NewRecorder()
+		srv.public.ServeHTTP(w, r)
+		assert.Equal(t, tt.status, w.Code, "%s %s", tt.method, tt.target)
+		assert.Equal(t, tt.allow, w.Header().Get("Allow"), "%s %s", tt.method, tt.target)
+		assert.Equal(t, "application/json", w.Header().Get("Content-Type"), "%s %s", tt.method, tt.target)
 	}
 }

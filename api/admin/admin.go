@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -29,7 +30,9 @@ const (
 	errInvalidExchanges = "invalid_exchanges" // reload rejected the exchanges file
 	errInvalidRates     = "invalid_rates"     // reload rejected the currency rates file
 	errReloadFailed     = "reload_failed"     // reload could not read a file
-	errStateUnreadable  = api.CodeInternal    // the books' counters could not be read
+	errMethodNotAllowed = "method_not_allowed"
+	errBadQuery         = "bad_query"      // the query is not valid url-encoding
+	errStateUnreadable  = api.CodeInternal // the books' counters could not be read
 )
 
 // MinWriteTimeout is the admin listener's least write timeout: long
@@ -61,6 +64,7 @@ func NewServer(core *api.Server, cfg Config) *nethttp.Server {
 func Handler(core *api.Server, token string) http.Handler {
 	a := &handlers{core: core}
 	r := nethttp.NewRouter(core)
+	r.MethodNotAllowed(methodNotAllowed)
 	r.Get("/healthz", a.healthz)
 	r.Get("/readyz", a.readyz)
 	r.Group(func(r chi.Router) {
@@ -78,6 +82,17 @@ func Handler(core *api.Server, token string) http.Handler {
 }
 
 type handlers struct{ core *api.Server }
+
+// methodNotAllowed answers 405 method_not_allowed in JSON, with the one
+// method the path takes: POST for reload, GET for the others.
+func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allow := http.MethodGet
+	if r.URL.Path == "/admin/reload" {
+		allow = http.MethodPost
+	}
+	w.Header().Set("Allow", allow)
+	nethttp.WriteError(w, http.StatusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+allow)
+}
 
 func (a *handlers) healthz(w http.ResponseWriter, _ *http.Request) {
 	nethttp.WriteJSON(w, http.StatusOK, []byte(`{"status":"ok"}`))
@@ -125,7 +140,11 @@ func (a *handlers) reload(w http.ResponseWriter, r *http.Request) {
 // stats serves GET /admin/stats?campaign=ID&day=YYYY-MM-DD&exchange=X
 // (day defaults to today, UTC; without exchange, the counters of all).
 func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		nethttp.WriteError(w, http.StatusBadRequest, errBadQuery, "", "query is not valid url-encoding")
+		return
+	}
 	id := q.Get("campaign")
 	if id == "" {
 		nethttp.WriteError(w, http.StatusBadRequest, api.CodeMissingField, "campaign", "campaign is required")
@@ -133,7 +152,6 @@ func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
 	}
 	day := a.core.Today()
 	if d := q.Get("day"); d != "" {
-		var err error
 		if day, err = bidder.ParseDay(d); err != nil {
 			nethttp.WriteError(w, http.StatusBadRequest, api.CodeInvalidField, "day", "day must be YYYY-MM-DD")
 			return

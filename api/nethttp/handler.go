@@ -54,6 +54,18 @@ func NewRouter(core *api.Server) *chi.Mux {
 // 404 elsewhere. It neither logs nor allocates per request.
 func Handler(core *api.Server) http.Handler {
 	r := NewRouter(core)
+	// A method chi does not know (PRI of HTTP/2's preface, any extension
+	// method) never reaches a route's handler: route it as fasthttp
+	// routes every request, so that the core answers (405 with Allow on
+	// an endpoint's path, 404 elsewhere), in JSON.
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		resp := api.AcquireResponse()
+		e, id := api.Route(r.URL.EscapedPath())
+		req := CoreRequest(r)
+		core.Serve(e, id, &req, resp)
+		Write(w, r, resp)
+		resp.Release()
+	})
 	for _, path := range []string{"", "/{" + exchangeKey + "}"} {
 		r.HandleFunc(api.RecbidPath+path, EndpointHandler(core, api.EndpointRecbid))
 		r.HandleFunc(api.WinPath+path, EndpointHandler(core, api.EndpointWin))
