@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test vet fmt-check fuzz bench rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate pacing-sim testdata clean
+.PHONY: all build run test test-setup vet fmt-check fuzz bench rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate pacing-sim testdata clean
 
 all: build
 
@@ -20,7 +20,9 @@ build:
 run: build
 	$(BIN)/dspd -addr 127.0.0.1:9090 -admin 127.0.0.1:6060 -campaigns testdata/campaigns.json
 
-test: fmt-check vet
+# make test sets itself up first (test-setup): the Debian packages the Java and Redis
+# tests need, installed as root, and the Java baseline's build.
+test: fmt-check vet test-setup
 	$(GO) test -race -count=1 ./...
 	# the contract's tests again through the second front end (dspd -http fasthttp)
 	DSPD_FRONT_END=fasthttp $(GO) test -race -count=1 ./api ./cmd/dspd ./java-baseline
@@ -33,8 +35,14 @@ test: fmt-check vet
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
 	DSPD_FRONT_END=fasthttp $(GO) test -run '^$$' -fuzz '^FuzzRecbid$$' -fuzztime $(FUZZTIME) ./api
 	DSPD_FRONT_END=fasthttp $(GO) test -run '^$$' -fuzz '^FuzzOpenRTB$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./api
-	$(GO) test -run '^$$' -fuzz '^FuzzDecrypt$$' -fuzztime $(FUZZTIME) ./api/exchange
+	$(GO) test -run '^$$' -fuzz '^FuzzDecrypt$$' -fuzztime $(FUZZTIME) ./exchange
 	$(GO) test -run '^$$' -fuzz '^FuzzScannerParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/jsoncodec
+
+# scripts/deps.sh (JDK, Tomcat, Netty, Jackson and redis-server from Debian: one apt-get
+# update, then one apt-get install of what is missing; without root, the apt-get command
+# to run, printed once), then java-baseline/build.sh.
+test-setup:
+	scripts/test-setup.sh
 
 vet:
 	$(GO) vet ./...
@@ -49,24 +57,31 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(or $(BENCHTIME),2s) ./...
 
+# The A/B rate measurements below are package abrate's, each described in
+# scripts/abrate/NAME.json (its servers, flags and CPUs, its loads, its table) and run by
+# cmd/abrate: the servers on CPU 0, the load driver on CPU 1, alternating rounds, medians.
+# It builds the binaries it needs into bin/ from this tree; ABRATE_BIN=DIR uses those
+# already built in DIR instead.
+ABRATE = $(GO) build -o $(BIN)/abrate ./cmd/abrate && $(BIN)/abrate $(if $(ABRATE_BIN),-bin $(ABRATE_BIN))
+
 # The request rate of dspd next to a bare server on each front end (chi vs bare
 # net/http, fasthttp vs bare fasthttp), and on disk (with -bid-window 0 too), wrk on
 # the other CPU; then group commit's p99 at half the rate.
 rate:
-	scripts/rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+	$(ABRATE) scripts/abrate/rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
 
 # dspd's rate on an exchange's path (allow list, token) next to the bare path.
 exchange-rate:
-	scripts/exchange-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+	$(ABRATE) scripts/abrate/exchange-rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
 
 # dspd's CPU time per request with GOMAXPROCS=2 against 1 at one open-loop rate,
 # on both front ends: what running on two cores costs per request.
 multicore:
-	scripts/multicore.sh $(or $(ROUNDS),3) $(or $(DURATION),10s) $(or $(RATE),15000)
+	$(ABRATE) scripts/abrate/multicore.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),10s) rate=$(or $(RATE),15000)
 
 # How hard loadgen drives a trivial server compared with wrk, on the other CPU.
 loadgen-vs-wrk:
-	scripts/loadgen-vs-wrk.sh $(or $(ROUNDS),5) $(or $(DURATION),5s) $(or $(CONNS),50)
+	$(ABRATE) scripts/abrate/loadgen-vs-wrk.json rounds=$(or $(ROUNDS),5) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
 
 # The Java (Tomcat + Jackson) baseline, compiled from Debian packages
 # (installed when missing and running as root); run it with java-baseline/run.sh.
@@ -83,11 +98,11 @@ cluster-stop:
 
 # dspd's rate with its state in Redis next to in memory, in one run.
 redis-rate:
-	scripts/redis-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+	$(ABRATE) scripts/abrate/redis-rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
 
 # dspd's rate on OpenRTB next to the form protocol, in one run.
 openrtb-rate:
-	scripts/openrtb-rate.sh $(or $(ROUNDS),3) $(or $(DURATION),5s) $(or $(CONNS),50)
+	$(ABRATE) scripts/abrate/openrtb-rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
 
 # A simulated week of even pacing on the real engine (seconds, no sleeps): a table
 # here, report.json and spend.svg in out/pacing-sim/.

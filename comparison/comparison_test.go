@@ -659,7 +659,7 @@ type scriptedCPU struct {
 	calls int
 }
 
-func (s *scriptedCPU) cpuTime() (time.Duration, error) {
+func (s *scriptedCPU) CPUTime() (time.Duration, error) {
 	i := min(s.calls, len(s.times)-1)
 	s.calls++
 	return s.times[i], nil

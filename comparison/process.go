@@ -7,23 +7,17 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
-
-	"github.com/recbid/dspd/internal/clock"
 )
 
 // server is one running contender: a process pinned to the server CPU.
 type server struct {
 	contender
-	cmd     *exec.Cmd
-	exited  chan error
-	env     []string // what start added to the environment
-	logPath string
+	*Process
+	env     []string      // what start added to the environment
 	gcLog   string        // a JVM's -Xlog:gc file; "" for Go
 	startup time.Duration // from process start to its first bid
 	peak    int64         // the largest VmHWM read before a reset
@@ -34,24 +28,15 @@ type server struct {
 func start(ctx context.Context, cfg *Config, c contender, post []byte, gcLog string) (*server, error) {
 	argv, env := c.argv(cfg, gcLog)
 	logPath := filepath.Join(cfg.OutDir, c.name+".log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
 	if gcLog != "" {
 		_ = os.Remove(gcLog) // the JVM appends to rotated files; start afresh
 	}
-	args := append([]string{"-c", strconv.Itoa(cfg.ServerCPU)}, argv...)
-	cmd := exec.Command("taskset", args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	s := &server{contender: c, cmd: cmd, env: env, exited: make(chan error, 1), logPath: logPath, gcLog: gcLog}
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("start %s: %w", c.name, err)
+	p, err := StartPinned(c.name, strconv.Itoa(cfg.ServerCPU), argv, env, logPath)
+	if err != nil {
+		return nil, err
 	}
-	go func() { s.exited <- cmd.Wait(); logFile.Close() }()
+	s := &server{contender: c, Process: p, env: env, gcLog: gcLog}
 
 	deadline := time.Now().Add(3 * time.Minute) // the first Java start compiles the baseline
 	for {
@@ -60,15 +45,15 @@ func start(ctx context.Context, cfg *Config, c contender, post []byte, gcLog str
 			return s, nil
 		}
 		select {
-		case err := <-s.exited:
-			return nil, fmt.Errorf("%s exited before its first bid (%v); see %s", c.name, err, logPath)
+		case <-s.Done():
+			return nil, fmt.Errorf("%s exited before its first bid (%v); see %s", c.name, s.Err(), logPath)
 		case <-ctx.Done():
-			s.stop()
+			_ = s.Stop()
 			return nil, ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			s.stop()
+			_ = s.Stop()
 			return nil, fmt.Errorf("%s gave no bid within 3 minutes; see %s", c.name, logPath)
 		}
 	}
@@ -76,7 +61,7 @@ func start(ctx context.Context, cfg *Config, c contender, post []byte, gcLog str
 
 // command is how s was started, for the report.
 func (s *server) command() (argv, env string) {
-	return strings.Join(s.cmd.Args, " "), strings.Join(s.env, " ")
+	return strings.Join(s.Args(), " "), strings.Join(s.env, " ")
 }
 
 var quickClient = &http.Client{Timeout: 2 * time.Second}
@@ -97,58 +82,9 @@ func (s *server) bidOnce(ctx context.Context, body []byte) (bool, error) {
 	return resp.StatusCode == http.StatusOK, nil
 }
 
-// stop sends SIGTERM and waits up to 20 s, then kills.
-func (s *server) stop() error {
-	if s.cmd.Process == nil {
-		return nil
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.exited:
-		return err
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-		return errors.New(s.name + " did not stop within 20 s of SIGTERM")
-	}
-}
-
-func (s *server) pid() int { return s.cmd.Process.Pid }
-
-// clockTicks is the kernel's USER_HZ, the unit of CPU times in /proc.
-var clockTicks = func() int64 {
-	out, err := exec.Command("getconf", "CLK_TCK").Output()
-	if n, perr := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil && perr == nil && n > 0 {
-		return n
-	}
-	return 100
-}()
-
-// cpuTime returns the user plus system CPU time of the process, all its
-// threads, from /proc/PID/stat.
-func (s *server) cpuTime() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid()))
-	if err != nil {
-		return 0, err
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, errors.New("malformed /proc stat")
-	}
-	f := strings.Fields(string(b[i+1:])) // f[0] is the state, field 3 of stat
-	if len(f) < 13 {
-		return 0, errors.New("short /proc stat")
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return clock.Milliseconds((utime + stime) * 1000 / clockTicks), nil
-}
-
 // status reads one "Name: value" field of /proc/PID/status.
 func (s *server) status(field string) (string, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid()))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.PID()))
 	if err != nil {
 		return "", err
 	}
@@ -181,7 +117,7 @@ func (s *server) resetPeak() bool {
 	if hwm, err := s.kbField("VmHWM"); err == nil {
 		s.peak = max(s.peak, hwm)
 	}
-	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.pid()), []byte("5"), 0) == nil
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.PID()), []byte("5"), 0) == nil
 }
 
 // windowPeak is the peak RSS since resetPeak (or, when the reset failed,
@@ -325,7 +261,7 @@ func metricValue(text, name string) (float64, bool) {
 
 // cpuReader is what settle watches: a process's CPU time so far.
 type cpuReader interface {
-	cpuTime() (time.Duration, error)
+	CPUTime() (time.Duration, error)
 }
 
 // Quiet: a server is quiet when it used at most quietShare of a CPU over a
@@ -350,7 +286,7 @@ func settle(ctx context.Context, procs []cpuReader, window, limit time.Duration,
 	before := make([]time.Duration, len(procs))
 	read := func(into []time.Duration) error {
 		for i, p := range procs {
-			t, err := p.cpuTime()
+			t, err := p.CPUTime()
 			if err != nil {
 				return err
 			}

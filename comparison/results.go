@@ -3,7 +3,6 @@ package comparison
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
 )
 
@@ -317,12 +316,7 @@ func median(rounds []Sample) Sample {
 		for i, r := range rounds {
 			v[i] = f(r)
 		}
-		slices.Sort(v)
-		if n := len(v); n%2 == 1 {
-			return v[n/2]
-		} else {
-			return (v[n/2-1] + v[n/2]) / 2
-		}
+		return Median(v)
 	}
 	return Sample{
 		RequestsPerSecond: pick(func(s Sample) float64 { return s.RequestsPerSecond }),

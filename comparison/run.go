@@ -53,7 +53,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	servers, err := startAll(ctx, &cfg, post, rep, headline(&cfg, maxThreads, eventLoops), from)
 	defer func() {
 		for _, s := range servers {
-			err := s.stop()
+			err := s.Stop()
 			for i := range rep.Servers {
 				if rep.Servers[i].Name == s.name {
 					rep.Servers[i].StoppedCleanly = err == nil
@@ -199,7 +199,7 @@ func measureQuiet(ctx context.Context, servers []*server, s *server, lc loadtest
 func measure(ctx context.Context, s *server, lc loadtest.Config) (Sample, *loadtest.Result, error) {
 	reset := s.resetPeak()
 	gcBefore, gcErr := s.gcStats(ctx)
-	before, err := s.cpuTime()
+	before, err := s.CPUTime()
 	if err != nil {
 		return Sample{}, nil, err
 	}
@@ -207,7 +207,7 @@ func measure(ctx context.Context, s *server, lc loadtest.Config) (Sample, *loadt
 	if err != nil {
 		return Sample{}, nil, err
 	}
-	after, err := s.cpuTime()
+	after, err := s.CPUTime()
 	if err != nil {
 		return Sample{}, nil, err
 	}

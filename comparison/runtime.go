@@ -21,9 +21,9 @@ func describeRuntime(ctx context.Context, cfg *Config, s *server) (Runtime, stri
 		return goRuntime(ctx, cfg, s), ""
 	}
 	rt := Runtime{GCLog: s.gcLog}
-	line := startupLine(s.logPath)
+	line := startupLine(s.LogPath)
 	rt.Version = javaVersion(line)
-	if b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.pid()), "cmdline")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.PID()), "cmdline")); err == nil {
 		rt.CommandLine = strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
 		rt.Heap = heapFlags(rt.CommandLine)
 	}
@@ -37,7 +37,7 @@ func describeRuntime(ctx context.Context, cfg *Config, s *server) (Runtime, stri
 	}
 	jctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	if out, err := exec.CommandContext(jctx, "jcmd", strconv.Itoa(s.pid()), "VM.flags").Output(); err == nil {
+	if out, err := exec.CommandContext(jctx, "jcmd", strconv.Itoa(s.PID()), "VM.flags").Output(); err == nil {
 		rt.JVMFlags = jcmdFlags(string(out))
 	} else {
 		rt.JVMFlags = "(jcmd VM.flags failed: " + err.Error() + ")"

@@ -45,7 +45,7 @@ func sweep(ctx context.Context, cfg *Config, in inputs, post []byte, front strin
 	var servers []*server
 	defer func() {
 		for _, s := range servers {
-			s.stop()
+			_ = s.Stop()
 		}
 	}()
 	points := map[string]*SweepPoint{}

@@ -2,7 +2,9 @@
 # deps.sh: install the Debian packages the tests need, in one go (one
 # apt-get update, then apt-get install of what is missing): the JDK, Tomcat
 # and Jackson for the Java baseline and its parity test, redis-server for
-# the Redis state tests. Needs root when something is missing.
+# the Redis state tests. Needs root when something is missing: without it,
+# it prints the apt-get command to run and exits 3 (scripts/test-setup.sh,
+# make test's set-up, then goes on and the tests that need them skip).
 set -euo pipefail
 packages=(openjdk-17-jdk-headless libtomcat10-embed-java libtomcat10-java libnetty-java libjackson2-databind-java redis-server)
 missing=()
@@ -14,7 +16,7 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 if [ "$(id -u)" != 0 ]; then
   echo "missing Debian packages: ${missing[*]}; install them with: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+  exit 3
 fi
 echo "installing ${missing[*]}" >&2
 apt-get update -qq

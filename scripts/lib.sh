@@ -1,5 +1,7 @@
-# Shared by the measurement scripts: tool installation, readiness, medians.
-# Source it; it expects to run from the repository root.
+# Shared by cluster.sh, compare-java.sh, profile.sh and soak.sh: tool
+# installation, readiness, CPUs, background processes. (The A/B rate
+# measurements are package abrate's, run by cmd/abrate.) Source it; it
+# expects to run from the repository root.
 
 # testdata_clock: dspd's flags that start its clock inside the week
 # testdata's requests are stamped with, so that their flights and hours
@@ -18,21 +20,14 @@ need_pkg() {
   fi
 }
 
-# wait_http URL [DATA]: wait up to 10 s for URL to answer 2xx.
+# wait_http URL: wait up to 10 s for URL to answer 2xx.
 wait_http() {
-  local args=(-fsS -o /dev/null)
-  [ $# -gt 1 ] && args+=(-d "$2")
   for _ in $(seq 100); do
-    curl "${args[@]}" "$1" 2>/dev/null && return 0
+    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
     sleep 0.1
   done
   echo "no answer from $1" >&2
   return 1
-}
-
-# median N...: the median of the numbers.
-median() {
-  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
 
 # cpus: sets server_cpu and load_cpu, apart when there are two CPUs or more.
@@ -45,27 +40,3 @@ cpus() {
 pids=()
 background() { "$@" & pids+=($!); }
 stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-
-# wrk_rate URL [wrk args...]: requests/s of one wrk run; fails on errors.
-wrk_rate() {
-  local url=$1 out; shift
-  out=$(taskset -c "$load_cpu" wrk "$@" "$url")
-  if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then echo "$out" >&2; return 1; fi
-  awk '/Requests\/sec/ {print $2}' <<<"$out"
-}
-
-# loadgen_out URL [loadgen args...]: the report of one quiet loadgen run on
-# the load CPU; fails (printing the report) on any failure or non-2xx answer.
-loadgen_out() {
-  local url=$1 out; shift
-  out=$(taskset -c "$load_cpu" bin/loadgen -q "$@" "$url")
-  if ! grep -q '^Failed requests:        0$' <<<"$out" || grep -q '^Non-2xx' <<<"$out"; then echo "$out" >&2; return 1; fi
-  echo "$out"
-}
-
-# loadgen_rate URL [loadgen args...]: requests/s of loadgen_out's run.
-loadgen_rate() {
-  local out
-  out=$(loadgen_out "$@") || return 1
-  awk '/^Requests per second/ {print $4}' <<<"$out"
-}

@@ -65,6 +65,6 @@ echo "== 6. fuzzing, $fuzztime per target =="
 go test -run '^$' -fuzz '^FuzzParseForm$' -fuzztime "$fuzztime" ./api | tail -2
 go test -run '^$' -fuzz '^FuzzRecbid$' -fuzztime "$fuzztime" ./api | tail -2
 go test -run '^$' -fuzz '^FuzzOpenRTB$' -fuzztime "$fuzztime" -fuzzminimizetime 10s ./api | tail -2
-go test -run '^$' -fuzz '^FuzzDecrypt$' -fuzztime "$fuzztime" ./api/exchange | tail -2
+go test -run '^$' -fuzz '^FuzzDecrypt$' -fuzztime "$fuzztime" ./exchange | tail -2
 go test -run '^$' -fuzz '^FuzzScannerParity$' -fuzztime "$fuzztime" -fuzzminimizetime 10s ./internal/jsoncodec | tail -2
 echo "soak passed"
