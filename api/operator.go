@@ -48,3 +48,9 @@ func (s *Server) Stats(ctx context.Context, campaign, exchange string, day bidde
 	}
 	return st, found, nil
 }
+
+// NoteListenerRefusal counts a request a front end's HTTP server refused
+// before it reached an endpoint (a transfer coding it does not implement,
+// a header block over the limit), in dspd_http_errors_total with the
+// endpoint "listener".
+func (s *Server) NoteListenerRefusal(code string) { s.metrics.fail("listener", code) }

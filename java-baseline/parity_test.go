@@ -23,7 +23,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -321,25 +320,31 @@ func startGo(t *testing.T, campaigns string, mode timeMode, exchanges ...string)
 	require.NoError(t, err)
 	_, err = srv.Reload(context.Background())
 	require.NoError(t, err)
-	if os.Getenv("DSPD_FRONT_END") == "fasthttp" {
-		return startGoFast(t, srv)
-	}
-	hs := httptest.NewServer(nethttp.Handler(srv))
-	t.Cleanup(hs.Close)
-	return &server{name: "go", base: hs.URL}
+	return startGoFrontEnd(t, srv, os.Getenv("DSPD_FRONT_END"))
 }
 
-// startGoFast serves the Go server on its fasthttp front end (dspd -http
-// fasthttp), as dspd configures it, on a loopback port.
-func startGoFast(t *testing.T, srv *api.Server) *server {
+// frontEnd is a Go front end's server, as dspd runs it.
+type frontEnd interface {
+	Serve(net.Listener) error
+	Shutdown(context.Context) error
+}
+
+// startGoFrontEnd serves the Go server on the front end dspd -http names
+// (net/http, or with "fasthttp" valyala/fasthttp), configured as dspd
+// configures it, on a loopback port.
+func startGoFrontEnd(t *testing.T, srv *api.Server, name string) *server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	fs := fastfront.NewPublic(srv, fastfront.Config{Logger: slog.New(slog.DiscardHandler)})
+	quiet := slog.New(slog.DiscardHandler)
+	var fe frontEnd = nethttp.NewPublic(srv, nethttp.Config{Logger: quiet})
+	if name == "fasthttp" {
+		fe = fastfront.NewPublic(srv, fastfront.Config{Logger: quiet})
+	}
 	served := make(chan error, 1)
-	go func() { served <- fs.Serve(ln) }()
+	go func() { served <- fe.Serve(ln) }()
 	t.Cleanup(func() {
-		require.NoError(t, fs.Shutdown(context.Background()))
+		require.NoError(t, fe.Shutdown(context.Background()))
 		require.NoError(t, <-served)
 	})
 	return &server{name: "go", base: "http://" + ln.Addr().String()}

@@ -91,6 +91,8 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 			} else {
 				r.OpenRTBVersion = "" // only when there is exactly one
 			}
+		case declaredLength:
+			r.ContentLength = declared(v) // refused unread: closed after the answer (settleBody)
 		case "X-Forwarded-For":
 			if r.ForwardedFor == nil {
 				r.ForwardedFor = st.xff[:0]

@@ -35,6 +35,10 @@ const (
 // within that, the answer says Connection: close and the connection
 // closes lingering (see LingeringListener).
 func settleBody(ctx *fasthttp.RequestCtx) {
+	if len(ctx.Request.Header.Peek(declaredLength)) > 0 {
+		closeLingering(ctx) // a body declared too long, never read (declared.go)
+		return
+	}
 	if !ctx.Request.IsBodyStream() {
 		return
 	}

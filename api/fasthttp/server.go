@@ -70,10 +70,12 @@ func NewPublic(core *api.Server, cfg Config) *Server {
 		// to parse.
 		DisablePreParseMultipartForm: true,
 		CloseOnShutdown:              true,
-		HeaderReceived: func(*fasthttp.RequestHeader) fasthttp.RequestConfig {
+		HeaderReceived: func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+			refuseUnread(h)
 			return fasthttp.RequestConfig{ReadTimeout: lim.ReadTimeout}
 		},
-		Logger: logger{cfg.Logger},
+		ErrorHandler: errorHandler(core),
+		Logger:       logger{cfg.Logger},
 	}
 	if active := cfg.OnActive; active != nil {
 		s.ConnState = func(_ net.Conn, st fasthttp.ConnState) {

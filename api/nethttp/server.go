@@ -27,11 +27,18 @@ type Config struct {
 
 // Server is a net/http server with the contract's limits that drains on
 // Shutdown.
-type Server struct{ hs *http.Server }
+type Server struct {
+	hs      *http.Server
+	refused func() // counts a transfer coding refused (transfercoding.go)
+}
 
 // NewPublic returns the public listener's server: the bidding endpoints of
 // core (Handler).
-func NewPublic(core *api.Server, cfg Config) *Server { return New(Handler(core), cfg) }
+func NewPublic(core *api.Server, cfg Config) *Server {
+	s := New(Handler(core), cfg)
+	s.refused = func() { core.NoteListenerRefusal(CodeBadTransferCoding) }
+	return s
+}
 
 // New returns a server of h with cfg's limits and observers.
 func New(h http.Handler, cfg Config) *Server {
@@ -52,7 +59,7 @@ func New(h http.Handler, cfg Config) *Server {
 		ReadTimeout:       lim.ReadTimeout,
 		WriteTimeout:      lim.WriteTimeout,
 		IdleTimeout:       lim.IdleTimeout,
-		MaxHeaderBytes:    lim.MaxHeaderBytes,
+		MaxHeaderBytes:    headerBytes(lim.MaxHeaderBytes),
 		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	if cfg.OnDraining != nil {
@@ -65,12 +72,23 @@ func New(h http.Handler, cfg Config) *Server {
 			}
 		}
 	}
-	return &Server{hs}
+	return &Server{hs: hs, refused: func() {}}
 }
+
+// netHTTPSlack is what net/http reads past MaxHeaderBytes before it
+// answers 431 (its "bufio slop").
+const netHTTPSlack = 4096
+
+// headerBytes is the MaxHeaderBytes that makes net/http answer 431 to a
+// header block (request line, headers, blank line) of more than limit
+// bytes, as fasthttp does with a read buffer of limit bytes: net/http adds
+// its slack. Below the slack it cannot be that exact: the least it takes is
+// the slack and a byte.
+func headerBytes(limit int) int { return max(limit-netHTTPSlack, 1) }
 
 // Serve answers on ln until Shutdown; it returns nil then.
 func (s *Server) Serve(ln net.Listener) error {
-	if err := s.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	if err := s.hs.Serve(codingListener{Listener: ln, refused: s.refused}); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	}
 	return nil

@@ -208,3 +208,29 @@ func TestHostileRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestListenerLimits: the header limit is exact (16 KiB served, a byte
+// more 431), a transfer coding other than chunked is a 4xx, never a 5xx,
+// and a declared body over 16 KiB is 413 at once, unread: on both front
+// ends alike (internal/conntest holds the Java servers to the same).
+func TestListenerLimits(t *testing.T) {
+	admin := make(chan net.Addr, 1)
+	addr, _ := startDspd(t, nil, hooks{listening: func(_, a net.Addr) { admin <- a }})
+	adminAddr := (<-admin).String()
+	bid := string(postData(t))
+	t.Run("header limit", func(t *testing.T) { conntest.HeaderLimitIsExact(t, addr, bid) })
+	t.Run("transfer codings", func(t *testing.T) { conntest.TransferCodings(t, addr, bid) })
+	t.Run("large body unread", func(t *testing.T) { conntest.LargeBodyRefusedUnread(t, addr) })
+	resp, err := http.Get("http://" + adminAddr + "/metrics")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	metrics := string(body)
+	if os.Getenv("DSPD_FRONT_END") == "fasthttp" {
+		// fasthttp refuses most codings itself (one reaches the core as a body it cannot read)
+		assert.Contains(t, metrics, `dspd_http_errors_total{code="bad_request",endpoint="listener"}`)
+	} else {
+		assert.Contains(t, metrics, `dspd_http_errors_total{code="unsupported_transfer_coding",endpoint="listener"} 6`)
+	}
+}
