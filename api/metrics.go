@@ -106,7 +106,7 @@ func newMetrics(engine *bidder.Engine) *metrics {
 		}, []string{"exchange", "outcome"}),
 		nobid: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dspd_nobid_total",
-			Help: "Bid requests (recbid) and impressions (OpenRTB) answered with no bid, by exchange and reason (the X-Nobid-Reason header).",
+			Help: "Bid requests answered with no bid (recbid, and OpenRTB requests none of whose impressions bid), by exchange and reason (the X-Nobid-Reason header).",
 		}, []string{"exchange", "reason"}),
 		wins: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dspd_win_notices_total",
