@@ -154,21 +154,72 @@ type Loaded struct {
 	Campaigns, Exchanges int
 }
 
+// Sets are the exchanges, the currency rates (nil: USD only) and the
+// campaigns that a load puts in service as one.
+type Sets struct {
+	Exchanges *exchange.Set
+	Rates     *currency.Rates
+	Catalog   *bidder.Catalog
+	took      time.Duration // to read them
+}
+
+// ReadSets reads and validates the files cfg names: the exchanges and the
+// currency rates (when there are any), then the campaigns against the
+// exchanges. It needs no server, so that dspd can refuse to start on a bad
+// file before it opens its state. A file with any problem is an error: a
+// *problems.Error naming every problem, or an I/O error.
+func ReadSets(cfg Config) (*Sets, error) {
+	start := time.Now()
+	set := exchange.Implicit()
+	if cfg.ExchangesPath != "" {
+		var err error
+		if set, err = exchange.Load(cfg.ExchangesPath); err != nil {
+			return nil, fmt.Errorf("exchanges %s: %w", cfg.ExchangesPath, err)
+		}
+	}
+	var rates *currency.Rates
+	if cfg.CurrencyRatesPath != "" {
+		var err error
+		if rates, err = currency.Load(cfg.CurrencyRatesPath); err != nil {
+			return nil, fmt.Errorf("currency rates %s: %w", cfg.CurrencyRatesPath, err)
+		}
+	}
+	cat, err := bidder.LoadCatalogFile(cfg.CampaignsPath, set.IDs(), cfg.MaxCampaignsBytes)
+	if err != nil {
+		return nil, fmt.Errorf("campaigns %s: %w", cfg.CampaignsPath, err)
+	}
+	return &Sets{Exchanges: set, Rates: rates, Catalog: cat, took: time.Since(start)}, nil
+}
+
+// Start puts sets, read by ReadSets from the server's own files, in service
+// as the first load; a campaigns file with no campaign serves, with a
+// warning.
+func (s *Server) Start(ctx context.Context, sets *Sets) (Loaded, error) {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	return s.put(ctx, sets, nil)
+}
+
 // Reload reads the exchanges file and the currency rates (when there are
 // any) and the campaigns file again, as one set, and swaps them in. On any
 // error the old sets keep serving and the error is returned: a
-// *exchange.FileError, a *currency.FileError or a *bidder.CatalogError
-// naming every problem, or an I/O error.
+// *problems.Error naming every problem, or an I/O error. A campaigns file
+// with no campaign is refused, unless AllowEmptyCampaigns.
 func (s *Server) Reload(ctx context.Context) (Loaded, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
-	start := time.Now()
+	sets, err := ReadSets(s.cfg)
+	return s.put(ctx, sets, err)
+}
+
+// put swaps sets in, or, when they could not be read (err) or must not
+// serve, counts and logs the refusal; the caller holds reloadMu.
+func (s *Server) put(ctx context.Context, sets *Sets, err error) (Loaded, error) {
 	first := s.current.Load() == nil // the load at start: nothing serves yet
-	set, rates, cat, err := s.readSets()
 	if err == nil {
 		err = ctx.Err()
 	}
-	if err == nil && cat.Len() == 0 && !first && !s.cfg.AllowEmptyCampaigns {
+	if err == nil && sets.Catalog.Len() == 0 && !first && !s.cfg.AllowEmptyCampaigns {
 		err = fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, problems.New(bidder.ErrInvalidCatalog,
 			"no campaigns: a reload would stop all bidding (dspd -allow-empty-campaigns allows it)"))
 	}
@@ -181,43 +232,20 @@ func (s *Server) Reload(ctx context.Context) (Loaded, error) {
 		}
 		return Loaded{}, fmt.Errorf("reload: %w", err)
 	}
+	cat, set, rates := sets.Catalog, sets.Exchanges, sets.Rates
 	if cat.Len() == 0 {
 		s.log.Warn("the campaigns file has no campaigns: no bids until a reload brings some", "file", s.cfg.CampaignsPath)
 	}
 	s.Load(set, cat, rates)
 	s.metrics.reloadOK.Inc()
 	args := []any{"file", s.cfg.CampaignsPath, "campaigns", cat.Len(), "creatives", cat.NumCreatives(),
-		"exchanges", set.IDs(), "took", time.Since(start).Round(time.Millisecond)}
+		"exchanges", set.IDs(), "took", sets.took.Round(time.Millisecond)}
 	if rates != nil {
 		asOf, _ := rates.AsOf()
 		args = append(args, "currencies", rates.Len(), "rates_as_of", asOf)
 	}
 	s.log.Info("campaigns loaded", args...)
 	return Loaded{Campaigns: cat.Len(), Exchanges: set.Len()}, nil
-}
-
-// readSets reads and validates the exchanges and the currency rates, then
-// the campaigns against the exchanges.
-func (s *Server) readSets() (*exchange.Set, *currency.Rates, *bidder.Catalog, error) {
-	set := exchange.Implicit()
-	if s.cfg.ExchangesPath != "" {
-		var err error
-		if set, err = exchange.Load(s.cfg.ExchangesPath); err != nil {
-			return nil, nil, nil, fmt.Errorf("exchanges %s: %w", s.cfg.ExchangesPath, err)
-		}
-	}
-	var rates *currency.Rates
-	if s.cfg.CurrencyRatesPath != "" {
-		var err error
-		if rates, err = currency.Load(s.cfg.CurrencyRatesPath); err != nil {
-			return nil, nil, nil, fmt.Errorf("currency rates %s: %w", s.cfg.CurrencyRatesPath, err)
-		}
-	}
-	cat, err := bidder.LoadCatalogFile(s.cfg.CampaignsPath, set.IDs(), s.cfg.MaxCampaignsBytes)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, err)
-	}
-	return set, rates, cat, nil
 }
 
 // Exchanges returns the serving exchange set, or nil before the first load.

@@ -41,6 +41,24 @@ func serverClock(cfg config) func() time.Time {
 // run loads the campaigns, serves until ctx is done, then drains and
 // returns nil. A campaigns file with any error stops it before it listens.
 func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal, h hooks) error {
+	apiCfg := api.Config{
+		Seat:                cfg.seat,
+		PublicURL:           cfg.publicURL,
+		CampaignsPath:       cfg.campaigns,
+		MaxCampaignsBytes:   cfg.maxCampaignsBytes,
+		AllowEmptyCampaigns: cfg.allowEmptyCampaigns,
+		ExchangesPath:       cfg.exchanges,
+		CurrencyRatesPath:   cfg.currencyRates,
+		TrustedProxies:      cfg.trustedProxies,
+		TrustRequestTS:      cfg.trustRequestTS,
+		Logger:              log,
+	}
+	// The files first: a bad one stops dspd before it opens (or creates)
+	// its state.
+	sets, err := api.ReadSets(apiCfg)
+	if err != nil {
+		return fmt.Errorf("refusing to start: %w", err)
+	}
 	now := serverClock(cfg)
 	st, err := openState(ctx, cfg, now, log)
 	if err != nil {
@@ -53,22 +71,11 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	}()
 	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin, Clock: now, BidTTL: cfg.bidTTL,
 		HashKey: st.HashKey, Pacing: bidder.PacingConfig{FollowRequests: cfg.trustRequestTS}}, st.Ledger, st.Bids)
-	srv, err := api.NewServer(api.Config{
-		Seat:                cfg.seat,
-		PublicURL:           cfg.publicURL,
-		CampaignsPath:       cfg.campaigns,
-		MaxCampaignsBytes:   cfg.maxCampaignsBytes,
-		AllowEmptyCampaigns: cfg.allowEmptyCampaigns,
-		ExchangesPath:       cfg.exchanges,
-		CurrencyRatesPath:   cfg.currencyRates,
-		TrustedProxies:      cfg.trustedProxies,
-		TrustRequestTS:      cfg.trustRequestTS,
-		Logger:              log,
-	}, engine)
+	srv, err := api.NewServer(apiCfg, engine)
 	if err != nil {
 		return err
 	}
-	if _, err := srv.Reload(ctx); err != nil {
+	if _, err := srv.Start(ctx, sets); err != nil {
 		return fmt.Errorf("refusing to start: %w", err)
 	}
 	if srv.Exchanges().IsImplicit() && !isLoopback(cfg.addr) {

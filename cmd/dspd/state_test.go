@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -52,4 +53,20 @@ func TestOneDspdADirectory(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "the second dspd must fail: %s", out)
 	assert.Equal(t, 1, exit.ExitCode())
 	assert.Contains(t, string(out), fmt.Sprintf("is held by process %d", first.cmd.Process.Pid))
+}
+
+// TestBadFilesStopDspdBeforeItsState: a campaigns file that cannot be
+// loaded stops dspd before it opens its state: the state directory is not
+// even created.
+func TestBadFilesStopDspdBeforeItsState(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	cfg := testConfigWithState(t, "disk:"+dir)
+	cfg.campaigns = filepath.Join(t.TempDir(), "missing.json")
+	err := run(t.Context(), cfg, slog.New(slog.DiscardHandler), nil, hooks{
+		listening: func(net.Addr, net.Addr) { t.Error("listened without campaigns") },
+	})
+	require.ErrorContains(t, err, "refusing to start")
+	require.ErrorContains(t, err, "missing.json")
+	_, statErr := os.Stat(dir)
+	assert.ErrorIs(t, statErr, os.ErrNotExist, "the state directory was created")
 }
