@@ -62,6 +62,9 @@ type Config struct {
 	// RetryEvery is how often a write that found the disk full tries again
 	// (default 1 s).
 	RetryEvery time.Duration
+	// WatchEvery is how often the store checks, between writes, that its
+	// directory is still there (dirwatch.go; default 250 ms).
+	WatchEvery time.Duration
 	// FS is the file system (default the operating system's); tests inject
 	// failures through it.
 	FS vfs.FS
@@ -97,6 +100,9 @@ func (c Config) withDefaults() Config {
 	if c.FS == nil {
 		c.FS = vfs.Default
 	}
+	if c.WatchEvery <= 0 {
+		c.WatchEvery = 250 * time.Millisecond
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -120,6 +126,7 @@ type Store struct {
 	mem     books
 	w       *bidWriter
 	st      *stall      // writes waiting for room on a full disk
+	watch   *dirWatch   // the directory, as opened
 	dead    atomic.Bool // the database stopped (Fatal was called)
 	stop    chan struct{}
 }
@@ -167,6 +174,8 @@ func Open(cfg Config) (*Store, error) {
 	cfg.Logger.Info("disk state opened", "dir", cfg.Dir, "bid_records", s.mem.bids.Len(), "day_counters", days,
 		"frequency_counters", freq, "took", time.Since(began).Round(time.Millisecond))
 	s.w = newBidWriter(s, cfg.BidWindow, cfg.MaxWaitingBids)
+	s.watch = newDirWatch(cfg.FS, cfg.Dir)
+	go s.watchDir()
 	return s, nil
 }
 

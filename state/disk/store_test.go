@@ -484,3 +484,50 @@ func TestReadOnlyDirectory(t *testing.T) {
 	assert.Contains(t, err.Error(), "cannot be written")
 	assert.NotContains(t, err.Error(), "held by")
 }
+
+// TestRemovedDirectoryStops: once the state directory is removed under a
+// running store, no win is acknowledged (the one that finds it gone is an
+// error, answered 503), bids get no bid, and Fatal ends the process naming
+// the cause; with no write at all, the watch finds it within WatchEvery.
+func TestRemovedDirectoryStops(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		win  bool // a win notice arrives after the removal
+	}{{"found by a win", true}, {"found by the watch", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fatal := make(chan string, 1)
+			every := time.Hour // the win must find it, not the watch
+			if !tt.win {
+				every = 10 * time.Millisecond
+			}
+			s := open(t, Config{Dir: dir, Clock: func() time.Time { return testNow }, WatchEvery: every,
+				Fatal: func(msg string) { fatal <- msg }})
+			e, cat := engineOn(s), freeOnly()
+			first, second := decideOK(t, e, cat), decideOK(t, e, cat)
+			_, err := e.Win(ctx, first.BidID, 1_000_000)
+			require.NoError(t, err)
+
+			require.NoError(t, os.RemoveAll(dir))
+			if tt.win {
+				_, err = e.Win(ctx, second.BidID, 500_000)
+				require.ErrorIs(t, err, ErrUnavailable, "a win into a removed directory is not acknowledged")
+				require.ErrorIs(t, err, ErrDirGone)
+			}
+			select {
+			case msg := <-fatal:
+				assert.Contains(t, msg, "state directory removed or replaced")
+				assert.Contains(t, msg, dir)
+			case <-time.After(10 * time.Second):
+				t.Fatal("the store went on without its directory")
+			}
+			assert.True(t, s.Unavailable())
+			_, err = e.Win(ctx, second.BidID, 500_000)
+			require.ErrorIs(t, err, ErrUnavailable, "nor any win after it")
+			req := request("", 300)
+			d, _ := e.Decide(ctx, cat, &req)
+			assert.Equal(t, bidder.ReasonStateUnavailable, d.Reason, "no bids")
+		})
+	}
+}

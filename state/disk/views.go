@@ -2,6 +2,7 @@ package disk
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/recbid/dspd/bidder"
@@ -58,6 +59,10 @@ func (l *ledger) RecordWin(ctx context.Context, w bidder.Win) error {
 	s.addWin(b, w, s.cfg.Clock())
 	if err := s.commit(b); err != nil {
 		return err
+	}
+	if err := s.watch.check(); err != nil { // committed into a directory that is gone: not durable
+		s.lose(err)
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return s.mem.ledger.RecordWin(ctx, w)
 }
@@ -172,6 +177,11 @@ func (b *bids) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micro
 	if err := s.commit(batch); err != nil {
 		s.mem.bids.Unclaim(id, now)
 		return rec, res, err
+	}
+	if err := s.watch.check(); err != nil { // committed into a directory that is gone: not durable
+		s.mem.bids.Unclaim(id, now)
+		s.lose(err)
+		return rec, res, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec, res, s.mem.ledger.RecordWin(ctx, w)
 }
