@@ -153,7 +153,14 @@ func (f *fullFile) WriteAt(p []byte, off int64) (int, error) {
 	return done, err
 }
 
-// Preallocate implements vfs.File.
+// Preallocate implements vfs.File. Preallocation only reserves room ahead
+// (Pebble asks for its memtable's size and a tenth, about 18 MB, for each
+// WAL file); on a full disk it is skipped rather than waited for, so that
+// the store needs room for what it writes, not for a whole WAL file, to
+// serve again. The writes themselves still wait for room.
 func (f *fullFile) Preallocate(offset, length int64) error {
-	return f.st.retry(func() error { return f.File.Preallocate(offset, length) })
+	if err := f.File.Preallocate(offset, length); err != nil && !noSpace(err) {
+		return err
+	}
+	return nil
 }

@@ -254,10 +254,12 @@ func (s *Store) Failures() int64 { return s.st.events.Load() }
 func (s *Store) Unavailable() bool { return s.st.full() || s.dead.Load() }
 
 // Close closes the database and its lock. Writes still waiting for room
-// give up.
+// on a full disk give up first (with the disk's error: their notices were
+// never acknowledged), so that a stop on a full disk ends: the bid writer
+// writes what waits only when it can.
 func (s *Store) Close() error {
-	s.w.close()
 	close(s.stop)
+	s.w.close()
 	err := s.db.Close()
 	return errors.Join(err, s.lock.Close())
 }

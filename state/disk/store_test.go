@@ -531,3 +531,70 @@ func TestRemovedDirectoryStops(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseOnAFullDisk: a store closed (dspd's SIGTERM) while a win notice
+// waits for room on a full disk closes at once: the waiting write gives up,
+// unacknowledged, instead of holding the stop until there is room.
+func TestCloseOnAFullDisk(t *testing.T) {
+	ctx := context.Background()
+	full := fullDisk()
+	fatal := make(chan string, 1)
+	// A long bid window: the bid's record still waits in the bid writer,
+	// which writes what waits as it closes.
+	cfg := Config{Dir: "/state", FS: errorfs.Wrap(vfs.NewCrashableMem(), full), RetryEvery: time.Millisecond,
+		BidWindow: time.Hour, Clock: func() time.Time { return testNow }, Fatal: func(msg string) {
+			fatal <- msg // Pebble may find its WAL unwritable as it closes
+			runtime.Goexit()
+		}}
+	s := open(t, cfg)
+	e, cat := engineOn(s), freeOnly()
+	waiting := decideOK(t, e, cat)
+	full.on.Store(true)
+	notice := make(chan error, 1)
+	go func() {
+		_, err := e.Win(ctx, waiting.BidID, 1_000_000)
+		notice <- err
+	}()
+	require.Eventually(t, s.Unavailable, 10*time.Second, time.Millisecond, "the notice's write finds the disk full")
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case <-closed:
+	case <-fatal:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for room on a full disk")
+	}
+	select {
+	case err := <-notice:
+		assert.Error(t, err, "the waiting notice was not acknowledged")
+	case <-fatal:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting notice is still waiting after Close")
+	}
+}
+
+// TestPreallocationNeedsNoRoom: a full disk that refuses only to
+// preallocate (a new WAL file asks for about 18 MB ahead) does not stop
+// the store: preallocation is skipped, and the writes go through.
+func TestPreallocationNeedsNoRoom(t *testing.T) {
+	ctx := context.Background()
+	prealloc := &injector{err: fmt.Errorf("injected: %w", syscall.ENOSPC), pick: func(op errorfs.Op) bool {
+		return op.Kind == errorfs.OpFilePreallocate
+	}}
+	prealloc.on.Store(true)
+	s := open(t, Config{Dir: "/state", FS: errorfs.Wrap(vfs.NewCrashableMem(), prealloc), RetryEvery: time.Hour,
+		MemTableSize: 1 << 20, Clock: func() time.Time { return testNow }})
+	defer s.Close()
+	e, cat := engineOn(s), freeOnly()
+	for range 3 {
+		d := decideOK(t, e, cat)
+		_, err := e.Win(ctx, d.BidID, 1_000_000)
+		require.NoError(t, err)
+	}
+	require.NoError(t, s.db.Flush(), "a flush starts a new WAL file, which is preallocated")
+	d := decideOK(t, e, cat)
+	_, err := e.Win(ctx, d.BidID, 1_000_000)
+	require.NoError(t, err)
+	assert.False(t, s.Unavailable())
+	assert.Zero(t, s.Failures(), "no write waited")
+}
