@@ -46,7 +46,7 @@ go build -o bin/loadgen ./cmd/loadgen
 if [ "${CLUSTER:-0}" = 1 ]; then
   seeds=()
   for p in "${cluster_ports[@]}"; do
-    redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly yes --appendfsync always --dir "$dir" --appendfilename "redis-$p.aof" --appenddirname "aof-$p" --daemonize yes \
       --cluster-enabled yes --cluster-config-file "$dir/nodes-$p.conf" \
       --pidfile "$dir/redis-$p.pid" --logfile "$dir/redis-$p.log"
     for _ in $(seq 50); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.1; done
@@ -59,7 +59,7 @@ if [ "${CLUSTER:-0}" = 1 ]; then
   state="redis-cluster://127.0.0.1:${cluster_ports[0]}?addr=127.0.0.1:${cluster_ports[1]}&addr=127.0.0.1:${cluster_ports[2]}"
   where="a Redis Cluster of three masters on ${cluster_ports[*]}"
 else
-  redis-server --port $redis_port --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+  redis-server --port $redis_port --bind 127.0.0.1 --save '' --appendonly yes --appendfsync always --dir "$dir" --daemonize yes \
     --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
   for _ in $(seq 50); do redis-cli -p $redis_port ping >/dev/null 2>&1 && break; sleep 0.1; done
   state="redis://127.0.0.1:$redis_port/0"

@@ -49,7 +49,7 @@ func (s *Store) Save(ctx context.Context, rec bidder.BidRecord, now time.Time) (
 		user = rec.User.String()
 	}
 	for range 4 { // a repeat of 128 random bits is all but impossible
-		id := bidder.RandomBidID()
+		id := withTag(bidder.RandomBidID(), tagOf(rec.CampaignID)) // the record's node is its campaign's
 		var created int64
 		err := s.call(ctx, func(ctx context.Context) error {
 			var err error

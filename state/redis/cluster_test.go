@@ -76,11 +76,19 @@ func (c *redisCluster) url() string {
 func TestClusterSpreadsTheBooks(t *testing.T) {
 	c := startCluster(t)
 	e := replica(t, c, "spread")
-	cat := bidder.NewCatalog([]*bidder.Campaign{testCampaign("c1", func(c *bidder.Campaign) {
-		c.FreqCap = bidder.FreqCap{Impressions: 5, PeriodS: 3600}
-	})})
+	// The books of one campaign share its hash tag (one win, one node);
+	// twenty campaigns spread over the three masters.
+	var campaigns []*bidder.Campaign
+	for i := range 20 {
+		campaigns = append(campaigns, testCampaign(fmt.Sprint("c", i), func(c *bidder.Campaign) {
+			c.FreqCap = bidder.FreqCap{Impressions: 5, PeriodS: 3600}
+			c.Targeting.Sites = []string{fmt.Sprint("site-", i, ".example")}
+		}))
+	}
+	cat := bidder.NewCatalog(campaigns)
 	for i := range 200 {
 		req := testRequest(fmt.Sprint("user-", i))
+		req.Site = fmt.Sprint("site-", i%20, ".example")
 		d, err := e.Decide(t.Context(), cat, &req)
 		require.NoError(t, err)
 		require.True(t, d.Bid(), d.Reason.String())

@@ -137,17 +137,23 @@ func (s *Store) call(ctx context.Context, op func(ctx context.Context) error) er
 }
 
 // Keys. The part in braces is the hash tag: what Redis Cluster places by.
+// Everything a win writes (its bid record, its campaign's day counters,
+// its user's frequency counter for the campaign) carries the campaign's
+// tag (tag.go), so that one script on one node records it whole; the bid
+// id carries the tag too, so that a win notice, which has only the id,
+// finds the record's node.
 
 func (s *Store) bidKey(id bidder.BidID) string {
-	return s.cfg.Prefix + ":bid:{" + id.String() + "}"
+	return s.cfg.Prefix + ":bid:{" + tagOfID(id).String() + "}:" + id.String()
 }
 
 func (s *Store) dayKey(campaign string, day bidder.Day) string {
-	return s.cfg.Prefix + ":day:{" + campaign + "}:" + strconv.Itoa(int(day))
+	return s.cfg.Prefix + ":day:{" + tagOf(campaign).String() + "}:" + campaign + ":" + strconv.Itoa(int(day))
 }
 
 func (s *Store) freqKey(user bidder.UserKey, campaign string, period, window int64) string {
-	return s.cfg.Prefix + ":freq:{" + user.String() + "}:" + campaign + ":" + strconv.FormatInt(period, 10) + ":" + strconv.FormatInt(window, 10)
+	return s.cfg.Prefix + ":freq:{" + tagOf(campaign).String() + "}:" + campaign + ":" + user.String() + ":" +
+		strconv.FormatInt(period, 10) + ":" + strconv.FormatInt(window, 10)
 }
 
 func (s *Store) hashKeyKey() string { return s.cfg.Prefix + ":hashkey" }
