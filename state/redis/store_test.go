@@ -3,6 +3,8 @@ package redis
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -248,5 +250,83 @@ func TestLongestPeriodKeepsItsCounter(t *testing.T) {
 		ttl, err := s.client.TTL(ctx, s.freqKey(user, "c1", period, 0)).Result()
 		require.NoError(t, err)
 		assert.Greater(t, ttl, time.Duration(min(period, 1<<31))*time.Second/2, "period %d: expires far ahead (%v)", period, ttl)
+	}
+}
+
+// TestNetworkFaults: between dspd and Redis, added latency beyond the
+// store's timeout, connection resets and a partition: no decision fails
+// otherwise than as state_unavailable (no 5xx), a win notice is refused
+// retryably (503), none waits past the store's timeout (twice: a decision
+// asks for counters, then saves its record), and bidding resumes when the
+// network heals.
+func TestNetworkFaults(t *testing.T) {
+	r := startRedis(t)
+	const timeout = 25 * time.Millisecond
+	p := startFaultProxy(t, fmt.Sprintf("127.0.0.1:%d", r.port), 4*timeout)
+	s := openOn(t, p, Config{Prefix: "faults", OpTimeout: timeout, BreakerPause: 100 * time.Millisecond})
+	e := bidder.NewEngine(bidder.Config{HashKey: s.HashKey()}, s, s)
+	cat := bidder.NewCatalog([]*bidder.Campaign{
+		testCampaign("capped", func(c *bidder.Campaign) { c.FreqCap = bidder.FreqCap{Impressions: 1000, PeriodS: 3600} }),
+	})
+	decide := func(user string) (bidder.Decision, time.Duration, error) {
+		req := testRequest(user)
+		start := time.Now()
+		d, err := e.Decide(t.Context(), cat, &req)
+		return d, time.Since(start), err
+	}
+	healed := func() {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if d, _, _ := decide("u-heal"); d.Bid() {
+				return
+			}
+			require.True(t, time.Now().Before(deadline), "bidding did not resume after the network healed")
+			time.Sleep(10 * time.Millisecond) // polling a server from outside: there is nothing to wait on
+		}
+	}
+	d, _, err := decide("u-0")
+	require.NoError(t, err)
+	require.True(t, d.Bid())
+	for _, fault := range []struct {
+		name string
+		mode int32
+	}{{"latency", faultLatency}, {"resets", faultReset}, {"partition", faultPartition}} {
+		t.Run(fault.name, func(t *testing.T) {
+			won, _, err := decide("u-" + fault.name)
+			require.NoError(t, err)
+			require.True(t, won.Bid())
+			wins := func() int64 {
+				st, _, err := e.Stats(t.Context(), "capped", "", bidder.DayOfTime(time.Now()))
+				require.NoError(t, err)
+				return st.Wins
+			}
+			before := wins()
+			p.set(fault.mode)
+			var took []time.Duration
+			reasons := map[bidder.NoBidReason]int{}
+			for i := range 200 {
+				d, dt, err := decide(fmt.Sprint("u-", fault.name, "-", i))
+				took = append(took, dt)
+				reasons[d.Reason]++
+				if err != nil {
+					require.ErrorIs(t, err, ErrUnavailable, "a failure of the state, never of the request")
+				}
+			}
+			_, err = e.Win(t.Context(), won.BidID, 1_000_000)
+			require.ErrorIs(t, err, ErrUnavailable, "the notice is refused, to be retried (503)")
+			slices.Sort(took)
+			p99 := took[len(took)*99/100]
+			t.Logf("%s: %v, decision p99 %v, slowest %v", fault.name, reasons, p99, took[len(took)-1])
+			assert.Equal(t, 200, reasons[bidder.ReasonStateUnavailable], "no bid, reason state_unavailable")
+			assert.Less(t, p99, 2*timeout+25*time.Millisecond, "within the store's timeout, twice")
+			p.set(faultNone)
+			healed()
+			_, err = e.Win(t.Context(), won.BidID, 1_000_000)
+			require.NoError(t, err, "the retried notice is acknowledged once the network heals")
+			// Recorded now, or already by the refused notice whose answer the
+			// fault took (the retry is then a duplicate): once either way.
+			assert.Equal(t, before+1, wins())
+		})
 	}
 }
