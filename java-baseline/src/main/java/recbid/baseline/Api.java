@@ -20,7 +20,9 @@ import java.nio.charset.StandardCharsets;
  * the front end then reads at most {@link #MAX_BODY_BYTES} + 1 bytes and
  * calls {@link #finish} (or {@link #tooLarge} or {@link #badBody} when the
  * body is over the limit or cannot be read). Everything here is CPU-only
- * and in memory: it never blocks, so an event loop may call it.
+ * and in memory: it never blocks (a save that finds its store full while
+ * another thread sweeps it is refused rather than waiting for the sweep),
+ * so an event loop may call it.
  * Thread-safe.
  */
 final class Api {

@@ -103,17 +103,24 @@ final class BidStore {
         return Saved.SAVED;
     }
 
-    /** Claims room for one record; when there is none, drops the expired records and tries once more. */
+    /**
+     * Claims room for one record; when there is none, drops the expired
+     * records and tries once more. It never waits: while another thread
+     * trims (the once-a-minute sweep), it tries again at once and, still
+     * full, refuses (the bid is a no bid, capacity), so that a Netty event
+     * loop is never held by a sweep.
+     */
     private boolean claimSlot(long nowNanos) {
         if (size.incrementAndGet() <= maxBids) {
             return true;
         }
         size.decrementAndGet();
-        trimming.lock(); // wait for a trim in progress: it may be making the room
-        try {
-            dropExpired(nowNanos);
-        } finally {
-            trimming.unlock();
+        if (trimming.tryLock()) {
+            try {
+                dropExpired(nowNanos);
+            } finally {
+                trimming.unlock();
+            }
         }
         if (size.incrementAndGet() <= maxBids) {
             return true;

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -153,7 +154,8 @@ final class Ledger {
         private final ConcurrentHashMap<K, V> map = new ConcurrentHashMap<>();
         private final AtomicInteger size = new AtomicInteger(); // counters held, and slots claimed by creations
         private final int max;
-        private long fullSweepSecond = Long.MIN_VALUE; // guarded by this
+        private long fullSweepSecond = Long.MIN_VALUE; // guarded by sweeping
+        private final ReentrantLock sweeping = new ReentrantLock();
 
         Counters(int max) {
             if (max <= 0) {
@@ -213,10 +215,17 @@ final class Ledger {
                 return true;
             }
             size.decrementAndGet();
-            synchronized (this) {
-                if (size.get() >= max && fullSweepSecond != now) {
-                    fullSweepSecond = now;
-                    sweep(now);
+            // Never waits: while another thread sweeps (the once-a-minute
+            // sweep), this claim tries again at once and, still full, is
+            // refused (capacity), so that a Netty event loop is never held.
+            if (sweeping.tryLock()) {
+                try {
+                    if (size.get() >= max && fullSweepSecond != now) {
+                        fullSweepSecond = now;
+                        sweepLocked(now);
+                    }
+                } finally {
+                    sweeping.unlock();
                 }
             }
             if (size.incrementAndGet() <= max) {
@@ -227,7 +236,17 @@ final class Ledger {
         }
 
         /** Removes the expired counters; returns how many went. */
-        synchronized int sweep(long now) {
+        int sweep(long now) {
+            sweeping.lock(); // the periodic sweep may wait: it runs on a thread of its own
+            try {
+                return sweepLocked(now);
+            } finally {
+                sweeping.unlock();
+            }
+        }
+
+        /** Removes the expired counters; the caller holds sweeping. */
+        private int sweepLocked(long now) {
             int n = 0;
             for (Map.Entry<K, V> e : map.entrySet()) {
                 // Checked again under the key's lock, where a reservation extends an expiry.
