@@ -96,7 +96,10 @@ func (r *openrtbRequest) engineRequest(arrived time.Time) bidder.Request {
 // map, no reflection, no allocation.
 func decodeBidRequest(body []byte, st *openrtbState) (ferr *fieldError, jsonOK bool) {
 	st.req = openrtbRequest{imps: st.imps[:0]}
-	d := bidRequestDecoder{it: jsoncodec.NewScanner(body), arena: st.arena[:0], r: &st.req}
+	// Numbers of any magnitude are valid JSON: 1e400 in a field dspd
+	// ignores is no reason for a 400, and as a used field it is read as
+	// the field's policy says (a floor above any price, say).
+	d := bidRequestDecoder{it: jsoncodec.NewScannerAnyMagnitude(body), arena: st.arena[:0], r: &st.req}
 	if d.it.WhatIsNext() == jsoncodec.ObjectValue {
 		d.request()
 		jsonOK = d.it.Err() == nil && d.it.End()

@@ -167,6 +167,12 @@ func TestOpenRTBFieldPolicy(t *testing.T) {
 			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) {
 				assert.Equal(t, bidder.AboveAnyPrice, r.imps[0].floor)
 			}},
+		{name: "floor beyond float64", imp: `"bidfloor":1e400`,
+			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) {
+				assert.Equal(t, bidder.AboveAnyPrice, r.imps[0].floor, "a number like any other, above any price")
+			}},
+		{name: "an ignored number beyond float64", top: `"device":{"geo":{"lat":1e400,"lon":-1e400}},"ext":{"x":0.5e39}`,
+			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) { assert.Equal(t, "req-1", r.id) }},
 		{name: "regs, source and ext ignored", top: `"regs":"gdpr","source":7,"ext":[1],"at":"first"`,
 			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) { assert.Equal(t, "req-1", r.id) }},
 	}

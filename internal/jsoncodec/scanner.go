@@ -24,6 +24,8 @@ type Scanner struct {
 	pos  int // the next byte to read
 	err  error
 	key  [keyRoom]byte // keys with escapes, decoded
+	// anyMagnitude: a number is valid whatever its magnitude (NewScannerAnyMagnitude).
+	anyMagnitude bool
 }
 
 // keyRoom is the room for keys with escapes; a longer one is decoded into
@@ -46,6 +48,13 @@ var (
 
 // NewScanner returns a Scanner over data, which it never modifies.
 func NewScanner(data []byte) Scanner { return Scanner{data: data} }
+
+// NewScannerAnyMagnitude is NewScanner, except that a number out of
+// float64's range (1e400), or of float32's where json-iterator read one
+// (0.5e39), is valid: JSON's grammar sets no bound on a number's
+// magnitude, and json-iterator's refusal of such a number made a valid
+// document invalid. Every other reading is json-iterator's.
+func NewScannerAnyMagnitude(data []byte) Scanner { return Scanner{data: data, anyMagnitude: true} }
 
 // Err returns the first error met, or nil.
 func (s *Scanner) Err() error { return s.err }

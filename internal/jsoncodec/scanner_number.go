@@ -1,6 +1,7 @@
 package jsoncodec
 
 import (
+	"errors"
 	"github.com/recbid/dspd/internal/bytesview"
 	"math/big"
 	"strconv"
@@ -116,7 +117,7 @@ func (s *Scanner) slowNumber(r, bits int) {
 	switch {
 	case end == len(d):
 		s.fail(ErrUnexpectedEnd)
-	case !plainDecimal(d[r:end]) && !parsesAsFloat(d[r:end], bits):
+	case !plainDecimal(d[r:end]) && !parsesAsFloat(d[r:end], bits, s.anyMagnitude):
 		s.fail(ErrSyntax)
 	}
 }
@@ -140,8 +141,10 @@ func plainDecimal(b []byte) bool {
 	return true
 }
 
-// parsesAsFloat is json-iterator's validateFloat then strconv.ParseFloat.
-func parsesAsFloat(b []byte, bits int) bool {
+// parsesAsFloat is json-iterator's validateFloat then strconv.ParseFloat;
+// with anyMagnitude, a number ParseFloat reads but finds out of range
+// passes.
+func parsesAsFloat(b []byte, bits int, anyMagnitude bool) bool {
 	if len(b) == 0 || b[0] == '-' {
 		return false
 	}
@@ -149,7 +152,8 @@ func parsesAsFloat(b []byte, bits int) bool {
 		return false
 	}
 	_, err := strconv.ParseFloat(text(b), bits)
-	return err == nil
+	var ne *strconv.NumError
+	return err == nil || anyMagnitude && errors.As(err, &ne) && ne.Err == strconv.ErrRange
 }
 
 // bigFloat is json-iterator's ReadBigFloat: math/big's reading, at a
