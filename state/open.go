@@ -89,6 +89,11 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("state: %w", err)
 		}
+		if s.OldKeys() {
+			cfg.Logger.Warn("Redis holds books of an earlier dspd's key scheme, which this one does not read: their spend, "+
+				"frequency counters and live bids would be unseen; stop every replica of the earlier version first, "+
+				"and start on an empty Redis (docs/operations.md, Replicas sharing Redis)", "url", url)
+		}
 		if p := s.EvictionPolicy(); p != "noeviction" {
 			cfg.Logger.Warn("Redis may evict the books when full: set maxmemory-policy noeviction, so that a full Redis refuses writes instead",
 				"maxmemory_policy", p)

@@ -50,11 +50,17 @@ type Config struct {
 	Token string
 }
 
-// NewServer returns the admin listener's server over core.
+// NewServer returns the admin listener's server over core. Without a
+// token it answers only requests whose Host names the loopback, so that a
+// web page cannot reach it through a rebound name (requireLoopbackHost).
 func NewServer(core *api.Server, cfg Config) *nethttp.Server {
 	cfg.Server.Limits = cfg.Server.Limits.OrDefaults()
 	cfg.Server.Limits.WriteTimeout = max(cfg.Server.Limits.WriteTimeout, MinWriteTimeout)
-	return nethttp.New(Handler(core, cfg.Token), cfg.Server)
+	h := Handler(core, cfg.Token)
+	if cfg.Token == "" {
+		h = requireLoopbackHost(h)
+	}
+	return nethttp.New(h, cfg.Server)
 }
 
 // Handler returns the router of the admin listener: health and readiness

@@ -3,7 +3,9 @@ package admin
 import (
 	"crypto/subtle"
 	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/recbid/dspd/api"
@@ -17,6 +19,7 @@ const MinTokenBytes = 32
 const (
 	errUnauthorized         = "unauthorized"
 	errUnsupportedMediaType = "unsupported_media_type"
+	errForbidden            = "forbidden"
 )
 
 // requireToken lets a request through only with Authorization: Bearer
@@ -55,4 +58,36 @@ func requireJSON(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// requireLoopbackHost lets a request through only when its Host names the
+// loopback (localhost, 127.0.0.0/8, ::1) or is absent. Without a token the
+// admin listener is loopback only, but a web page whose name an attacker
+// rebinds to 127.0.0.1 would be same-origin with it and could send JSON
+// without a preflight: its requests carry the attacker's name as Host.
+func requireLoopbackHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			nethttp.WriteError(w, http.StatusForbidden, errForbidden, "",
+				"the admin listener answers requests for the loopback only (Host: localhost or 127.0.0.1), or with its token")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a Host header names the loopback.
+func loopbackHost(host string) bool {
+	if host == "" {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

@@ -31,7 +31,11 @@ func errorHandler(core *api.Server) func(*fasthttp.RequestCtx, error) {
 		case errors.As(err, &netErr) && netErr.Timeout():
 			status, code, msg = fasthttp.StatusRequestTimeout, codeRequestTimeout, "the request was not read in time"
 		}
-		core.NoteListenerRefusal(code)
+		// A connection that never sent a byte (a balancer's TCP check, a
+		// client's spare connection) timing out is no refusal of a request.
+		if c, ok := ctx.Conn().(*lingerConn); !ok || c.heard.Load() {
+			core.NoteListenerRefusal(code)
+		}
 		jw := jsoncodec.NewWriter()
 		defer jw.Free()
 		api.AppendError(jw, code, "", msg)

@@ -33,7 +33,7 @@ func Handler(core *api.Server) fasthttp.RequestHandler {
 		if ctx.IsOptions() && string(ctx.Request.Header.RequestURI()) == "*" {
 			// OPTIONS * asks about the server itself: net/http answers it
 			// 200 with an empty body before any handler, and so does this.
-			settleBody(ctx)
+			settleBody(ctx, 0)
 			return
 		}
 		// The path as sent, as chi routes it: ctx.Path is decoded and
@@ -44,7 +44,7 @@ func Handler(core *api.Server) fasthttp.RequestHandler {
 		resp := api.AcquireResponse()
 		core.Serve(e, id, &st.req, resp)
 		writeFast(ctx, resp)
-		settleBody(ctx)
+		settleBody(ctx, st.req.ContentLength)
 		resp.Release()
 		st.req, st.xff = api.Request{}, [4]string{}
 		st.body.Reset(nil)
@@ -92,7 +92,9 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 				r.OpenRTBVersion = "" // only when there is exactly one
 			}
 		case declaredLength:
-			r.ContentLength = declared(v) // refused unread: closed after the answer (settleBody)
+			if n := declared(v); n >= 0 {
+				r.ContentLength = n // refused unread: closed after the answer (settleBody)
+			}
 		case "X-Forwarded-For":
 			if r.ForwardedFor == nil {
 				r.ForwardedFor = st.xff[:0]

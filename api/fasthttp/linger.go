@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/recbid/dspd/api"
 )
 
 // What net/http does with a request body the handler left unread, and
@@ -34,12 +36,15 @@ const (
 // answer can say whether the connection stays: when the body does not end
 // within that, the answer says Connection: close and the connection
 // closes lingering (see LingeringListener).
-func settleBody(ctx *fasthttp.RequestCtx) {
-	if len(ctx.Request.Header.Peek(declaredLength)) > 0 {
-		closeLingering(ctx) // a body declared too long, never read (declared.go)
-		return
-	}
+//
+// declared is the body's length as the core was told it: over the limit
+// for a body fasthttp holds whole, it is one refuseUnread declared
+// bodiless, whose bytes the client may still send.
+func settleBody(ctx *fasthttp.RequestCtx, declared int64) {
 	if !ctx.Request.IsBodyStream() {
+		if declared > api.MaxBodyBytes {
+			closeLingering(ctx) // a body declared too long, never read (declared.go)
+		}
 		return
 	}
 	if ctx.Request.Header.ContentLength() > maxDrainBytes {
@@ -83,6 +88,16 @@ func (l lingerListener) Accept() (net.Conn, error) {
 type lingerConn struct {
 	*net.TCPConn
 	linger atomic.Bool
+	heard  atomic.Bool // a byte arrived on it (errors.go counts no refusal of a silent connection)
+}
+
+// Read implements net.Conn, noting the first byte.
+func (c *lingerConn) Read(p []byte) (int, error) {
+	n, err := c.TCPConn.Read(p)
+	if n > 0 && !c.heard.Load() {
+		c.heard.Store(true)
+	}
+	return n, err
 }
 
 func (c *lingerConn) Close() error {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/recbid/dspd/api"
@@ -51,6 +52,10 @@ type config struct {
 // adminTokenEnv names the environment variable -admin-token defaults to.
 const adminTokenEnv = "DSPD_ADMIN_TOKEN"
 
+// maxCampaignsBytes bounds -max-campaigns-bytes: 64 GiB, far past any
+// campaigns file a host can index.
+const maxCampaignsBytes = 64 << 30
+
 func defaultConfig() config {
 	return config{
 		addr:              "127.0.0.1:9090",
@@ -82,7 +87,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.addr, "addr", c.addr, "public listen address (bidding endpoints); any address other than loopback needs -public-url")
 	fs.StringVar(&c.http, "http", c.http, "the public listener's HTTP server: chi (chi on net/http) or fasthttp (valyala/fasthttp); the admin listener is always net/http")
 	fs.StringVar(&c.admin, "admin", c.admin, "admin listen address (pprof, metrics, health, reload, stats); any address other than loopback needs -admin-token")
-	fs.StringVar(&c.adminToken, "admin-token", os.Getenv(adminTokenEnv), "bearer token of the admin listener's routes but /healthz and /readyz, at least 32 characters (default $"+adminTokenEnv+", which keeps it out of the process list)")
+	fs.StringVar(&c.adminToken, "admin-token", "", "bearer token of the admin listener's routes but /healthz and /readyz, at least 32 characters (default $"+adminTokenEnv+", which keeps it out of the process list)")
 	fs.StringVar(&c.campaigns, "campaigns", c.campaigns, "campaigns file, read at start, on SIGHUP and on POST /admin/reload")
 	fs.Int64Var(&c.maxCampaignsBytes, "max-campaigns-bytes", c.maxCampaignsBytes, "largest campaigns file read: a larger one is refused (by its size, or counting while it is read) (0: the default)")
 	fs.BoolVar(&c.allowEmptyCampaigns, "allow-empty-campaigns", false, "let a reload serve a campaigns file with no campaign, which stops all bidding (without it such a reload is refused; at start it is served with a warning)")
@@ -122,6 +127,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	if c.adminToken == "" {
+		c.adminToken = os.Getenv(adminTokenEnv) // read after Parse: a flag default would print it in the usage text
+	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "dspd: unexpected arguments %q\n", fs.Args())
 		fs.Usage()
@@ -152,6 +160,10 @@ func (c *config) check() error {
 			"the admin listener reloads campaigns and shows profiles and stats", c.admin, adminTokenEnv)
 	case c.adminToken != "" && len(c.adminToken) < admin.MinTokenBytes:
 		return fmt.Errorf("-admin-token: at least %d characters", admin.MinTokenBytes)
+	case strings.TrimSpace(c.adminToken) != c.adminToken || strings.ContainsAny(c.adminToken, " \t\r\n"):
+		return errors.New("-admin-token: no spaces (a bearer token is one word)")
+	case c.maxCampaignsBytes < 0 || c.maxCampaignsBytes > maxCampaignsBytes:
+		return fmt.Errorf("-max-campaigns-bytes %d: 0 (the default) to %d", c.maxCampaignsBytes, int64(maxCampaignsBytes))
 	}
 	if c.bidTTL > bidder.MaxBidTTL {
 		return fmt.Errorf("-bid-ttl %v: at most %v", c.bidTTL, bidder.MaxBidTTL)

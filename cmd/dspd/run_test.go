@@ -302,3 +302,26 @@ func TestAdminOffLoopbackNeedsAToken(t *testing.T) {
 		})
 	}
 }
+
+// TestAdminTokenStaysSecret: a token from $DSPD_ADMIN_TOKEN is not printed
+// in the usage text, and one with spaces is refused (a bearer token is one
+// word: it could never match).
+func TestAdminTokenStaysSecret(t *testing.T) {
+	secret := strings.Repeat("s", 40)
+	t.Setenv("DSPD_ADMIN_TOKEN", secret)
+	var usage strings.Builder
+	_, err := parseFlags([]string{"-no-such-flag"}, &usage)
+	require.Error(t, err)
+	assert.NotContains(t, usage.String(), secret)
+	cfg, err := parseFlags(nil, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, secret, cfg.adminToken, "read from the environment")
+	for _, bad := range []string{" " + secret, secret + "\n", secret[:20] + " " + secret[:20]} {
+		_, err := parseFlags([]string{"-admin-token", bad}, io.Discard)
+		assert.ErrorContains(t, err, "no spaces", "%q", bad)
+	}
+	for _, bad := range []string{"-1", "100000000000000"} {
+		_, err := parseFlags([]string{"-max-campaigns-bytes", bad}, io.Discard)
+		assert.ErrorContains(t, err, "-max-campaigns-bytes", bad)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -27,6 +28,7 @@ const chunk = 1 << 20
 // file is read counting, in pieces that never add up to more than limit
 // plus one piece.
 func ReadFile(path string, limit int64) ([]byte, error) {
+	limit = min(max(limit, 0), math.MaxInt64-1) // limit+1 below must not overflow
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

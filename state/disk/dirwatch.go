@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -33,9 +32,7 @@ type dirWatch struct {
 func newDirWatch(fs vfs.FS, dir string) *dirWatch {
 	w := &dirWatch{fs: fs, path: filepath.Join(dir, "dspd.lock")}
 	if fi, err := fs.Stat(w.path); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			w.dev, w.ino, w.watchable = uint64(st.Dev), st.Ino, true
-		}
+		w.dev, w.ino, w.watchable = fileID(fi)
 	}
 	return w
 }
@@ -50,7 +47,7 @@ func (w *dirWatch) check() error {
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrDirGone, filepath.Dir(w.path), err)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || uint64(st.Dev) != w.dev || st.Ino != w.ino {
+	if dev, ino, ok := fileID(fi); !ok || dev != w.dev || ino != w.ino {
 		return fmt.Errorf("%w: %s is another directory now", ErrDirGone, filepath.Dir(w.path))
 	}
 	return nil
@@ -73,12 +70,15 @@ func (s *Store) watchDir() {
 	}
 }
 
-// lose stops the store for good: no more writes are acknowledged, and
-// Fatal ends the process (on a goroutine of its own, so that the request
-// that found it gets its 503 first).
+// loseGrace is how long a lost store lets the answers already refused
+// (503, to be retried) reach their clients before Fatal ends the process.
+const loseGrace = 250 * time.Millisecond
+
+// lose stops the store for good: from now on no write is acknowledged,
+// and loseGrace later Fatal ends the process.
 func (s *Store) lose(err error) {
 	if s.dead.Swap(true) {
 		return
 	}
-	go s.cfg.Fatal(err.Error())
+	time.AfterFunc(loseGrace, func() { s.cfg.Fatal(err.Error()) })
 }

@@ -34,6 +34,7 @@ type Store struct {
 
 	hashKey bidder.HashKey
 	policy  string // Redis's maxmemory-policy, "" when it would not say
+	oldKeys bool   // Redis holds bid records of the earlier key scheme (oldkeys.go)
 
 	stop      chan struct{}
 	done      sync.WaitGroup
@@ -71,6 +72,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if v, err := client.ConfigGet(pctx, "maxmemory-policy").Result(); err == nil {
 		s.policy = v["maxmemory-policy"]
 	}
+	s.oldKeys = s.findOldKeys(pctx)
 	s.done.Add(1)
 	go s.flushLoop()
 	return s, nil

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -329,4 +331,37 @@ func TestNetworkFaults(t *testing.T) {
 			assert.Equal(t, before+1, wins())
 		})
 	}
+}
+
+// TestOldKeysAreFound: a Redis holding bid records of the earlier key
+// scheme (tagged by bid id) is noticed at open, so that dspd can warn that
+// it does not read them.
+func TestOldKeysAreFound(t *testing.T) {
+	r := startRedis(t)
+	s := r.open(t, Config{Prefix: "old"})
+	assert.False(t, s.OldKeys())
+	c := goredis.NewClient(&goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)})
+	defer c.Close()
+	require.NoError(t, c.HSet(t.Context(), "old:bid:{"+strings.Repeat("ab", 16)+"}", "p", "1").Err())
+	again := r.open(t, Config{Prefix: "old"})
+	assert.True(t, again.OldKeys())
+}
+
+// TestClaimWinChecksThePriceFirst: a notice above the bid's price is
+// refused as such, even after the bid was won, as every store refuses it.
+func TestClaimWinChecksThePriceFirst(t *testing.T) {
+	r := startRedis(t)
+	e := replica(t, r, "price")
+	cat := bidder.NewCatalog([]*bidder.Campaign{testCampaign("c1")})
+	req := testRequest("u1")
+	d, err := e.Decide(t.Context(), cat, &req)
+	require.NoError(t, err)
+	require.True(t, d.Bid())
+	_, err = e.Win(t.Context(), d.BidID, 1_000_000)
+	require.NoError(t, err)
+	_, err = e.Win(t.Context(), d.BidID, 5_000_000)
+	assert.ErrorIs(t, err, bidder.ErrPriceAboveBid)
+	out, err := e.Win(t.Context(), d.BidID, 1_000_000)
+	require.NoError(t, err)
+	assert.True(t, out.Duplicate)
 }

@@ -23,8 +23,8 @@ import (
 // the bid; {2, duplicate}.
 //
 // KEYS: bid record, day counters[, frequency counter]. ARGV: price, now
-// (Unix ms), the day's TTL (s), the exchange's win and spend fields (or
-// ""), the frequency counter's TTL (s).
+// (Unix ms), the day's TTL (ms), the exchange's win and spend fields (or
+// ""), the frequency counter's TTL (ms).
 var winScript = goredis.NewScript(`
 local f = redis.call('HMGET', KEYS[1], 'p', 'e', 'w', 't')
 if not f[1] then return {0} end
@@ -39,10 +39,10 @@ if ARGV[4] ~= '' then
   redis.call('HINCRBY', KEYS[2], ARGV[4], 1)
   redis.call('HINCRBY', KEYS[2], ARGV[5], ARGV[1])
 end
-redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 if #KEYS > 2 then
   redis.call('INCR', KEYS[3])
-  redis.call('EXPIRE', KEYS[3], ARGV[6])
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
 end
 return {2, 0}
 `)
@@ -55,11 +55,14 @@ var _ bidder.WinRecorder = (*Store)(nil)
 func (s *Store) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micros, now time.Time,
 	win func(bidder.BidRecord) bidder.Win) (bidder.BidRecord, bidder.ClaimResult, error) {
 	rec, res, err := s.Claim(ctx, id, -1, now) // read only: the record the keys come from
-	if err != nil || res == bidder.Duplicate {
+	if err != nil {
 		return rec, res, err
 	}
-	if price > rec.Price {
+	if price > rec.Price { // before the duplicate, as every store checks
 		return bidder.BidRecord{}, 0, bidder.ErrPriceAboveBid
+	}
+	if res == bidder.Duplicate {
+		return rec, res, nil
 	}
 	w := win(rec)
 	keys := []string{s.bidKey(id), s.dayKey(w.CampaignID, w.Day)}
@@ -73,8 +76,8 @@ func (s *Store) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micr
 	var out []any
 	err = s.call(ctx, func(ctx context.Context) error {
 		var err error
-		out, err = winScript.Run(ctx, s.client, keys, int64(price), now.UnixMilli(), int64(s.cfg.DayTTL/time.Second),
-			exWins, exSpend, int64(clock.Seconds(w.PeriodS)/time.Second)).Slice()
+		out, err = winScript.Run(ctx, s.client, keys, int64(price), now.UnixMilli(), s.cfg.DayTTL.Milliseconds(),
+			exWins, exSpend, clock.Seconds(w.PeriodS).Milliseconds()).Slice()
 		return err
 	})
 	if err != nil {
