@@ -801,6 +801,25 @@ func TestParityKeepAliveIsHonest(t *testing.T) {
 	}
 }
 
+// TestParityListenerLimits holds the Go server and the Netty baseline to
+// conntest's listener limits: the exact 16 KiB header limit, no 5xx for a
+// transfer coding, and a declared body over 16 KiB refused unread. Tomcat
+// is not held to them: it answers 400 to a header block over its limit and
+// 501 to a transfer coding it does not implement, before any of the
+// baseline's code runs (docs/operations.md).
+func TestParityListenerLimits(t *testing.T) {
+	p := startContenders(t, testdataCampaigns, clockMode)
+	for _, srv := range append([]*server{p.goSrv}, p.javas...) {
+		if srv.name == "tomcat" {
+			continue
+		}
+		addr := strings.TrimPrefix(srv.base, "http://")
+		t.Run("header limit/"+srv.name, func(t *testing.T) { conntest.HeaderLimitIsExact(t, addr, validBody) })
+		t.Run("transfer codings/"+srv.name, func(t *testing.T) { conntest.TransferCodings(t, addr, validBody) })
+		t.Run("large body unread/"+srv.name, func(t *testing.T) { conntest.LargeBodyRefusedUnread(t, addr) })
+	}
+}
+
 // sequenceCampaigns are the campaigns of TestWinsDriveFrequencyAndBudget
 // (api/win_test.go), each on a size of its own, and the escaping campaign of
 // api/golden_test.go.

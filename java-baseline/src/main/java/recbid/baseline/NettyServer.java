@@ -117,7 +117,10 @@ final class NettyServer implements FrontEnd {
                         ChannelPipeline p = ch.pipeline();
                         p.addLast("read-deadline", deadline);
                         p.addLast("idle", new IdleStateHandler(0, 0, IDLE_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                        HeadLimit head = new HeadLimit();
+                        p.addLast("head-limit", head);
                         p.addLast(CODEC, new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_SIZE, MAX_CHUNK_SIZE));
+                        p.addLast("head-end", new HeadLimit.End(head));
                         p.addLast("api", new NettyHandler(api, deadline, draining));
                     }
                 });
