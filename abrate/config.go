@@ -16,8 +16,6 @@ type Config struct {
 	ServerCPU int    // the CPU of the "server" role: {{.server_cpu}}
 	LoadCPU   int    // the CPU of the "load" role, the drivers': {{.load_cpu}}
 
-	ReadyTimeout time.Duration // how long a server may take to be ready
-
 	Stdout io.Writer // the table
 	Stderr io.Writer // progress lines
 
@@ -27,18 +25,21 @@ type Config struct {
 	Driver   Driver
 }
 
+// readyTimeout is how long a server of the real Launcher may take to be
+// ready.
+const readyTimeout = 10 * time.Second
+
 // DefaultConfig returns the settings of the make targets: binaries in
 // bin/, the servers on CPU 0, the drivers on CPU 1 (0 too on a machine of
 // one CPU).
 func DefaultConfig() Config {
-	server, load := CPUs(runtime.NumCPU())
-	return Config{Bin: "bin", ServerCPU: server, LoadCPU: load, ReadyTimeout: 10 * time.Second,
-		Stdout: os.Stdout, Stderr: os.Stderr}
+	server, load := cpus(runtime.NumCPU())
+	return Config{Bin: "bin", ServerCPU: server, LoadCPU: load, Stdout: os.Stdout, Stderr: os.Stderr}
 }
 
-// CPUs chooses the server's and the load's CPUs on a machine of n: apart
+// cpus chooses the server's and the load's CPUs on a machine of n: apart
 // when there are two or more.
-func CPUs(n int) (server, load int) {
+func cpus(n int) (server, load int) {
 	if n < 2 {
 		return 0, 0
 	}
@@ -54,11 +55,8 @@ func (c *Config) fill() {
 	if c.Stderr == nil {
 		c.Stderr = io.Discard
 	}
-	if c.ReadyTimeout <= 0 {
-		c.ReadyTimeout = 10 * time.Second
-	}
 	if c.Launcher == nil {
-		c.Launcher = Processes{ReadyTimeout: c.ReadyTimeout}
+		c.Launcher = Processes{ReadyTimeout: readyTimeout}
 	}
 	if c.Driver == nil {
 		c.Driver = Pinned{Bin: c.Bin, CPU: c.LoadCPU}

@@ -1,7 +1,6 @@
 package abrate
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,11 +122,7 @@ func Load(path string) (*Description, error) {
 // checks the rest): unknown fields, missing names and references to
 // servers or runs that do not exist are errors.
 func Parse(r io.Reader, name string) (*Description, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
+	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	d := &Description{}
 	if err := dec.Decode(d); err != nil {

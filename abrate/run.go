@@ -115,9 +115,10 @@ func (r *runner) writeFiles() error {
 // phase runs phase i: its set values, its warm-up, its rounds.
 func (r *runner) phase(ctx context.Context, i int) error {
 	p := &r.d.Phases[i]
+	figures := r.before(i) // of its set, args and urls
 	before := maps.Clone(r.vars)
 	for _, k := range sortedKeys(p.Set) {
-		v, err := expand(fmt.Sprintf("phase %q, set %s", p.Name, k), p.Set[k], before, r.before(i))
+		v, err := expand(fmt.Sprintf("phase %q, set %s", p.Name, k), p.Set[k], before, figures)
 		if err != nil {
 			return err
 		}
@@ -134,7 +135,7 @@ func (r *runner) phase(ctx context.Context, i int) error {
 			warm[k] = v
 		}
 		for j := range p.Runs {
-			if _, err := r.measure(ctx, i, j, warm); err != nil {
+			if _, err := r.measure(ctx, i, j, warm, figures); err != nil {
 				return fmt.Errorf("warm-up: %w", err)
 			}
 		}
@@ -144,7 +145,7 @@ func (r *runner) phase(ctx context.Context, i int) error {
 		r.vars["round"] = strconv.Itoa(round)
 		this := map[string]Sample{}
 		for j, run := range p.Runs {
-			s, err := r.measure(ctx, i, j, r.vars)
+			s, err := r.measure(ctx, i, j, r.vars, figures)
 			if err != nil {
 				return fmt.Errorf("round %d: %w", round, err)
 			}
@@ -163,16 +164,17 @@ func (r *runner) phase(ctx context.Context, i int) error {
 	return nil
 }
 
-// measure runs run j of phase i once with the variables vars.
-func (r *runner) measure(ctx context.Context, i, j int, vars map[string]string) (Sample, error) {
+// measure runs run j of phase i once with the variables vars and the
+// figures of the phases before it.
+func (r *runner) measure(ctx context.Context, i, j int, vars map[string]string, figures view) (Sample, error) {
 	p := &r.d.Phases[i]
 	run := p.Runs[j]
 	where := fmt.Sprintf("phase %q, run %q", p.Name, run.Key)
-	args, err := expandAll(where+", args", append(slices.Clone(p.Args), run.Args...), vars, r.before(i))
+	args, err := expandAll(where+", args", slices.Concat(p.Args, run.Args), vars, figures)
 	if err != nil {
 		return Sample{}, err
 	}
-	url, err := expand(where+", url", run.URL, vars, r.before(i))
+	url, err := expand(where+", url", run.URL, vars, figures)
 	if err != nil {
 		return Sample{}, err
 	}

@@ -203,14 +203,31 @@ func TestMeasureFailures(t *testing.T) {
 	}
 }
 
+// TestMeasureChecksFirst: a bad variable, or a template that would fail
+// only once every phase has run (the table's), stops Measure before
+// anything starts.
 func TestMeasureChecksFirst(t *testing.T) {
-	d, err := Parse(strings.NewReader(twoPhases), "two")
-	require.NoError(t, err)
-	ev, l, drv := newFakes()
-	cfg := fakeConfig(l, drv, &bytes.Buffer{}, &bytes.Buffer{})
-	cfg.Vars = map[string]string{"rounds": "many"}
-	require.ErrorContains(t, Measure(context.Background(), d, cfg), `rounds="many"`)
-	assert.Empty(t, ev.log, "nothing started")
+	for _, tc := range []struct {
+		name     string
+		from, to string // twoPhases with from replaced by to
+		vars     map[string]string
+		wantErr  string
+	}{
+		{"rounds not a number", "", "", map[string]string{"rounds": "many"}, `rounds="many"`},
+		{"a table line of an unknown variable", "{{.rounds}} rounds", "{{.runds}} rounds", nil,
+			`two: template: table line 3:1:55: executing "table line 3" at <.runds>: map has no entry for key "runds"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Contains(t, twoPhases, tc.from)
+			d, err := Parse(strings.NewReader(strings.Replace(twoPhases, tc.from, tc.to, 1)), "two")
+			require.NoError(t, err)
+			ev, l, drv := newFakes()
+			cfg := fakeConfig(l, drv, &bytes.Buffer{}, &bytes.Buffer{})
+			cfg.Vars = tc.vars
+			require.ErrorContains(t, Measure(context.Background(), d, cfg), tc.wantErr)
+			assert.Empty(t, ev.log, "nothing started")
+		})
+	}
 }
 
 func TestCPUList(t *testing.T) {
@@ -233,7 +250,7 @@ func TestCPUList(t *testing.T) {
 
 func TestCPUs(t *testing.T) {
 	for _, tc := range []struct{ n, server, load int }{{1, 0, 0}, {2, 0, 1}, {8, 0, 1}} {
-		s, l := CPUs(tc.n)
+		s, l := cpus(tc.n)
 		assert.Equal(t, [2]int{tc.server, tc.load}, [2]int{s, l}, "%d CPUs", tc.n)
 	}
 }

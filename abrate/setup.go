@@ -18,18 +18,18 @@ type Setup struct {
 	Root     bool                                                          // may install packages
 	LookPath func(string) (string, error)                                  // finds a command
 	Exec     func(ctx context.Context, env []string, argv ...string) error // runs a command to its end
-	Stderr   io.Writer
+	Stderr   io.Writer                                                     // where it says what it installs
 }
 
 // DefaultSetup is the system's: root when the user id is 0, commands
-// found on PATH and run with their standard error on this one's (their
+// found on PATH and run with their standard error on stderr (their
 // standard output, apt-get's progress, is dropped).
-func DefaultSetup() Setup {
-	return Setup{Root: os.Getuid() == 0, LookPath: exec.LookPath, Stderr: os.Stderr,
+func DefaultSetup(stderr io.Writer) Setup {
+	return Setup{Root: os.Getuid() == 0, LookPath: exec.LookPath, Stderr: stderr,
 		Exec: func(ctx context.Context, env []string, argv ...string) error {
 			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 			cmd.Env = append(os.Environ(), env...)
-			cmd.Stderr = os.Stderr // and its standard output to nothing, as apt-get's progress
+			cmd.Stderr = stderr
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("%s: %w", strings.Join(argv, " "), err)
 			}

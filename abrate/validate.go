@@ -3,9 +3,9 @@ package abrate
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -20,19 +20,61 @@ var (
 	cmdRE   = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 )
 
+// problems collects the problems validate finds, in the order found.
+type problems []error
+
+// bad adds problems, each named by where it is ("" for nothing).
+type bad func(format string, args ...any)
+
+// at is the bad of the part of the description named where.
+func (ps *problems) at(where string) bad {
+	return func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if where != "" {
+			msg = where + ": " + msg
+		}
+		*ps = append(*ps, errors.New(msg))
+	}
+}
+
+// unique names an empty name (field: "name", "key") or one seen before
+// among the description's things of that kind, and marks it seen.
+func (b bad) unique(seen map[string]bool, name, kind, field string) {
+	switch {
+	case name == "":
+		b("no %s", field)
+	case seen[name]:
+		b("a second %s of that %s", kind, field)
+	}
+	seen[name] = true
+}
+
+// varName tells whether name, in field, can name a variable, and names
+// the problem when it cannot.
+func (b bad) varName(field, name string) bool {
+	if !identRE.MatchString(name) {
+		b("%s: %q is not a variable name (lower-case letters, digits and _)", field, name)
+		return false
+	}
+	return true
+}
+
+// driver names a driver that is none of driverNames.
+func (b bad) driver(name string) {
+	if !slices.Contains(driverNames, name) {
+		b("driver %q: no such driver (%s)", name, strings.Join(driverNames, ", "))
+	}
+}
+
 // validate checks the structure of d, naming every problem it finds.
 func (d *Description) validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-
+	var ps problems
+	bad := ps.at("")
 	if _, ok := d.Vars["rounds"]; !ok {
 		bad("vars: rounds is missing (the number of rounds, e.g. \"rounds\": \"3\")")
 	}
 	for _, name := range sortedKeys(d.Vars) {
-		switch {
-		case !identRE.MatchString(name):
-			bad("vars: %q is not a variable name (lower-case letters, digits and _)", name)
-		case slices.Contains(builtinVars, name):
+		if bad.varName("vars", name) && slices.Contains(builtinVars, name) {
 			bad("vars: %q is set by the runner (%s are)", name, strings.Join(builtinVars, ", "))
 		}
 	}
@@ -51,32 +93,22 @@ func (d *Description) validate() error {
 			bad("files: %q is not a plain file name", name)
 		}
 	}
-	errs = append(errs, d.validateServers()...)
-	errs = append(errs, d.validatePhases()...)
+	d.validateServers(&ps)
+	d.validatePhases(&ps)
 	if len(d.Table) == 0 {
 		bad("table: no lines")
 	}
-	return errors.Join(errs...)
+	return errors.Join(ps...)
 }
 
-func (d *Description) validateServers() []error {
-	var errs []error
+func (d *Description) validateServers(ps *problems) {
 	if len(d.Servers) == 0 {
-		errs = append(errs, errors.New("servers: none"))
+		ps.at("servers")("none")
 	}
 	seen := map[string]bool{}
 	for i, s := range d.Servers {
-		at := fmt.Sprintf("servers[%d] %q", i, s.Name)
-		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("%s: %s", at, fmt.Sprintf(format, args...)))
-		}
-		switch {
-		case s.Name == "":
-			bad("no name")
-		case seen[s.Name]:
-			bad("a second server of that name")
-		}
-		seen[s.Name] = true
+		bad := ps.at(fmt.Sprintf("servers[%d] %q", i, s.Name))
+		bad.unique(seen, s.Name, "server", "name")
 		if s.Command == "" {
 			bad("no command")
 		}
@@ -107,42 +139,30 @@ func (d *Description) validateServers() []error {
 			}
 		}
 	}
-	return errs
 }
 
-func (d *Description) validatePhases() []error {
-	var errs []error
+func (d *Description) validatePhases(ps *problems) {
 	if len(d.Phases) == 0 {
-		errs = append(errs, errors.New("phases: none"))
+		ps.at("phases")("none")
 	}
-	phases, keys, names := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	phases, keys := map[string]bool{}, map[string]bool{}
+	names := map[string]bool{} // the variables so far
 	for _, v := range append(sortedKeys(d.Vars), builtinVars...) {
 		names[v] = true
 	}
 	for i := range d.Phases {
 		p := &d.Phases[i]
 		at := fmt.Sprintf("phases[%d] %q", i, p.Name)
-		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("%s: %s", at, fmt.Sprintf(format, args...)))
-		}
-		switch {
-		case p.Name == "":
-			bad("no name")
-		case phases[p.Name]:
-			bad("a second phase of that name")
-		}
-		phases[p.Name] = true
+		bad := ps.at(at)
+		bad.unique(phases, p.Name, "phase", "name")
 		for _, name := range sortedKeys(p.Set) {
-			switch {
-			case !identRE.MatchString(name):
-				bad("set: %q is not a variable name (lower-case letters, digits and _)", name)
-			case names[name]:
+			if bad.varName("set", name) && names[name] {
 				bad("set: %q is already a variable", name)
 			}
 			names[name] = true
 		}
-		if p.Driver != "" && !slices.Contains(driverNames, p.Driver) {
-			bad("driver %q: no such driver (%s)", p.Driver, strings.Join(driverNames, ", "))
+		if p.Driver != "" {
+			bad.driver(p.Driver)
 		}
 		if w := p.Warmup; w != nil {
 			for _, name := range sortedKeys(w.Vars) {
@@ -155,32 +175,21 @@ func (d *Description) validatePhases() []error {
 			bad("no runs")
 		}
 		for j, r := range p.Runs {
-			rat := fmt.Sprintf("%s, runs[%d] %q", at, j, r.Key)
-			rbad := func(format string, args ...any) {
-				errs = append(errs, fmt.Errorf("%s: %s", rat, fmt.Sprintf(format, args...)))
-			}
-			switch {
-			case r.Key == "":
-				rbad("no key")
-			case keys[r.Key]:
-				rbad("a second run of that key")
-			}
-			keys[r.Key] = true
-			switch drv := p.driver(j); {
-			case drv == "":
-				rbad("no driver (set the phase's or the run's: %s)", strings.Join(driverNames, ", "))
-			case !slices.Contains(driverNames, drv):
-				rbad("driver %q: no such driver (%s)", drv, strings.Join(driverNames, ", "))
+			bad := ps.at(fmt.Sprintf("%s, runs[%d] %q", at, j, r.Key))
+			bad.unique(keys, r.Key, "run", "key")
+			if drv := p.driver(j); drv == "" {
+				bad("no driver (set the phase's or the run's: %s)", strings.Join(driverNames, ", "))
+			} else {
+				bad.driver(drv)
 			}
 			if r.URL == "" {
-				rbad("no url")
+				bad("no url")
 			}
 			if r.Server != "" && !slices.ContainsFunc(d.Servers, func(s Server) bool { return s.Name == r.Server }) {
-				rbad("server %q: no such server", r.Server)
+				bad("server %q: no such server", r.Server)
 			}
 		}
 	}
-	return errs
 }
 
 // plainName tells whether name is a file name without a directory.
@@ -188,11 +197,4 @@ func plainName(name string) bool {
 	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, `/\`)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -14,9 +14,9 @@ import (
 
 // The bidding endpoints are transport-neutral: a front end (package
 // nethttp for chi on net/http, package fasthttp for valyala/fasthttp)
-// turns its server's request into a Request, calls Serve, and writes the Response it gets
-// back. Nothing of net/http is seen here, and tests can drive the endpoints
-// without HTTP.
+// turns its server's request into a Request, calls Serve, and writes the
+// Response it gets back. Nothing of net/http is seen here, and tests can
+// drive the endpoints without HTTP.
 
 // Request is one request to a bidding endpoint: the parts of it the
 // endpoints read. Its strings and Body are the front end's and need only

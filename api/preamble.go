@@ -41,23 +41,23 @@ func (s *Server) bidPreamble(ep *bidEndpoint, exchangeID string, cur *serving, r
 	}
 	if r.Method != methodPOST {
 		resp.Allow = methodPOST
-		return s.refuse(ep, m, resp, statusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+methodPOST)
+		return s.refuse(ep, m, resp, statusMethodNotAllowed, CodeMethodNotAllowed, "", "method not allowed; use "+methodPOST)
 	}
 	if msg, ok := s.admit(r, wr); !ok {
-		return s.refuse(ep, m, resp, statusForbidden, errForbidden, "", msg)
+		return s.refuse(ep, m, resp, statusForbidden, CodeForbidden, "", msg)
 	}
 	gzipped := false
 	switch ct := r.ContentType; {
 	case !ep.openrtb && !isFormContentType(ct):
-		return s.refuse(ep, m, resp, statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Type must be "+FormMediaType)
+		return s.refuse(ep, m, resp, statusUnsupportedMediaType, CodeUnsupportedMediaType, "", "Content-Type must be "+FormMediaType)
 	// Many exchanges' adapters send no Content-Type: a body without one is
 	// read as JSON, and only another type is refused.
 	case ep.openrtb && ct != "" && !isJSONContentType(ct):
-		return s.refuse(ep, m, resp, statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Type must be "+JSONMediaType+" (or absent)")
+		return s.refuse(ep, m, resp, statusUnsupportedMediaType, CodeUnsupportedMediaType, "", "Content-Type must be "+JSONMediaType+" (or absent)")
 	case ep.openrtb:
 		var ok bool
 		if gzipped, ok = contentEncoding(r.ContentEncoding, r.Encodings); !ok {
-			return s.refuse(ep, m, resp, statusUnsupportedMediaType, errUnsupportedMediaType, "", "Content-Encoding must be gzip or identity")
+			return s.refuse(ep, m, resp, statusUnsupportedMediaType, CodeUnsupportedMediaType, "", "Content-Encoding must be gzip or identity")
 		}
 	}
 	body, err := readBody(r, buf)

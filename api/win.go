@@ -23,20 +23,20 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 	m := s.metrics.known(id)
 	if r.Method != methodGET {
 		resp.Allow = methodGET
-		s.winRefuse(m, resp, statusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+methodGET)
+		s.winRefuse(m, resp, statusMethodNotAllowed, CodeMethodNotAllowed, "", "method not allowed; use "+methodGET)
 		return
 	}
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
 	if len(r.Query) > MaxBodyBytes {
-		s.winRefuse(m, resp, statusBadRequest, errBadQuery, "", "query too long")
+		s.winRefuse(m, resp, statusBadRequest, CodeBadQuery, "", "query too long")
 		return
 	}
 	q := buf[:copy(buf[:], r.Query)]
 	bidIDText, priceText, err := parseWinQuery(q)
 	switch {
 	case err != nil:
-		s.winRefuse(m, resp, statusBadRequest, errBadQuery, "", "query is not valid url-encoding")
+		s.winRefuse(m, resp, statusBadRequest, CodeBadQuery, "", "query is not valid url-encoding")
 		return
 	case bidIDText == nil:
 		s.winRefuse(m, resp, statusBadRequest, CodeMissingField, "bidid", "bidid is required")
@@ -59,7 +59,7 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 		s.winRefuse(m, resp, statusBadRequest, CodeInvalidField, "price", priceMessage(rec))
 		return
 	}
-	out, err := s.engine.Win(r.Ctx, bidID, price)
+	out, err := s.engine.WinPeeked(r.Ctx, rec, price)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid): // expired since the peek
 		s.winRefuse(m, resp, statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")

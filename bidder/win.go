@@ -21,9 +21,21 @@ type WinOutcome struct {
 // between bid and win changes nothing. It fails with ErrUnknownBid or
 // ErrPriceAboveBid, recording nothing.
 func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, error) {
+	return e.win(ctx, id, nil, price)
+}
+
+// WinPeeked is Win for the bid whose record the caller has just read with
+// Peek (a win notice reads it to decode its price), so that a store that
+// needs the record to record the win (Redis: the keys it writes) does not
+// read it again.
+func (e *Engine) WinPeeked(ctx context.Context, rec BidRecord, price Micros) (WinOutcome, error) {
+	return e.win(ctx, rec.ID, &rec, price)
+}
+
+func (e *Engine) win(ctx context.Context, id BidID, peeked *BidRecord, price Micros) (WinOutcome, error) {
 	now := e.cfg.Clock()
 	if wr, ok := e.bids.(WinRecorder); ok {
-		rec, res, err := wr.ClaimWin(ctx, id, price, now, func(rec BidRecord) Win { return winOf(rec, price) })
+		rec, res, err := wr.ClaimWin(ctx, id, price, now, peeked, func(rec BidRecord) Win { return winOf(rec, price) })
 		return WinOutcome{Record: rec, Duplicate: res == Duplicate}, err
 	}
 	rec, res, err := e.bids.Claim(ctx, id, price, now)
@@ -53,8 +65,11 @@ type unclaimer interface{ Unclaim(BidID, time.Time) }
 // counters. ClaimWin claims the bid as Claim does and, for the first valid
 // notice of a bid that is not a test, records win(record) in the ledger
 // before it returns; when that fails, nothing is claimed or recorded.
+// peeked, when not nil, is the bid's record as Peek just read it: the
+// store may use it instead of reading the record again.
 type WinRecorder interface {
-	ClaimWin(ctx context.Context, id BidID, price Micros, now time.Time, win func(BidRecord) Win) (BidRecord, ClaimResult, error)
+	ClaimWin(ctx context.Context, id BidID, price Micros, now time.Time, peeked *BidRecord,
+		win func(BidRecord) Win) (BidRecord, ClaimResult, error)
 }
 
 // winOf is what the ledger records of a bid's win at price.

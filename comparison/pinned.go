@@ -25,8 +25,8 @@ type Process struct {
 	err     error         // its exit status, once done is closed
 }
 
-// StopTimeout is how long Stop waits after SIGTERM before it kills.
-const StopTimeout = 20 * time.Second
+// stopTimeout is how long Stop waits after SIGTERM before it kills.
+const stopTimeout = 20 * time.Second
 
 // StartPinned starts argv pinned to cpus (a taskset list: "0", "0,1"),
 // with env added to this process's environment, its output going to
@@ -67,8 +67,8 @@ func (p *Process) Args() []string { return p.cmd.Args }
 // PID is the process's id (taskset execs the command in place).
 func (p *Process) PID() int { return p.cmd.Process.Pid }
 
-// Stop sends SIGTERM and waits up to StopTimeout, then kills; it returns
-// the exit status (at once when the process has already exited).
+// Stop sends SIGTERM and waits up to stopTimeout (20 s), then kills; it
+// returns the exit status (at once when the process has already exited).
 func (p *Process) Stop() error {
 	select {
 	case <-p.done:
@@ -79,10 +79,10 @@ func (p *Process) Stop() error {
 	select {
 	case <-p.done:
 		return p.err
-	case <-time.After(StopTimeout):
+	case <-time.After(stopTimeout):
 		_ = p.cmd.Process.Kill()
 		<-p.done
-		return fmt.Errorf("%s did not stop within %s of SIGTERM", p.Name, StopTimeout)
+		return fmt.Errorf("%s did not stop within %s of SIGTERM", p.Name, stopTimeout)
 	}
 }
 

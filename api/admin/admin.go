@@ -30,9 +30,7 @@ const (
 	errInvalidExchanges = "invalid_exchanges" // reload rejected the exchanges file
 	errInvalidRates     = "invalid_rates"     // reload rejected the currency rates file
 	errReloadFailed     = "reload_failed"     // reload could not read a file
-	errMethodNotAllowed = "method_not_allowed"
-	errBadQuery         = "bad_query"      // the query is not valid url-encoding
-	errStateUnreadable  = api.CodeInternal // the books' counters could not be read
+	errStateUnreadable  = api.CodeInternal    // the books' counters could not be read
 )
 
 // MinWriteTimeout is the admin listener's least write timeout: long
@@ -97,7 +95,7 @@ func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 		allow = http.MethodPost
 	}
 	w.Header().Set("Allow", allow)
-	nethttp.WriteError(w, http.StatusMethodNotAllowed, errMethodNotAllowed, "", "method not allowed; use "+allow)
+	nethttp.WriteError(w, http.StatusMethodNotAllowed, api.CodeMethodNotAllowed, "", "method not allowed; use "+allow)
 }
 
 func (a *handlers) healthz(w http.ResponseWriter, _ *http.Request) {
@@ -148,7 +146,7 @@ func (a *handlers) reload(w http.ResponseWriter, r *http.Request) {
 func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		nethttp.WriteError(w, http.StatusBadRequest, errBadQuery, "", "query is not valid url-encoding")
+		nethttp.WriteError(w, http.StatusBadRequest, api.CodeBadQuery, "", "query is not valid url-encoding")
 		return
 	}
 	id := q.Get("campaign")

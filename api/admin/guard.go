@@ -16,11 +16,8 @@ import (
 const MinTokenBytes = 32
 
 // The guard's error codes.
-const (
-	errUnauthorized         = "unauthorized"
-	errUnsupportedMediaType = "unsupported_media_type"
-	errForbidden            = "forbidden"
-)
+// errUnauthorized: no or a wrong admin token.
+const errUnauthorized = "unauthorized"
 
 // requireToken lets a request through only with Authorization: Bearer
 // token, compared in constant time; without a token configured it lets
@@ -52,7 +49,7 @@ func requireToken(token string) func(http.Handler) http.Handler {
 func requireJSON(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != api.JSONMediaType {
-			nethttp.WriteError(w, http.StatusUnsupportedMediaType, errUnsupportedMediaType, "",
+			nethttp.WriteError(w, http.StatusUnsupportedMediaType, api.CodeUnsupportedMediaType, "",
 				"a state-changing admin request needs Content-Type: application/json")
 			return
 		}
@@ -68,7 +65,7 @@ func requireJSON(next http.Handler) http.Handler {
 func requireLoopbackHost(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
-			nethttp.WriteError(w, http.StatusForbidden, errForbidden, "",
+			nethttp.WriteError(w, http.StatusForbidden, api.CodeForbidden, "",
 				"the admin listener answers requests for the loopback only (Host: localhost or 127.0.0.1), or with its token")
 			return
 		}

@@ -11,19 +11,9 @@ import (
 	"github.com/recbid/dspd/api"
 )
 
-// Config configures a Server. Zero fields take the defaults.
-type Config struct {
-	// Limits are the listener's header limit and timeouts; zero fields
-	// take api.DefaultLimits'.
-	Limits api.Limits
-	// Logger receives fasthttp's lines at debug level. Default
-	// slog.Default().
-	Logger *slog.Logger
-	// Observers, for tests and instrumentation; each optional.
-	OnActive   func() // a connection starts reading a request
-	OnServed   func() // the handler answered a request
-	OnDraining func() // Shutdown began
-}
+// Config configures a Server: the listener's configuration, which both
+// front ends take.
+type Config = api.ListenerConfig
 
 // Server is the public listener's fasthttp server over the core.
 type Server struct {

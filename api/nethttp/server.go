@@ -11,19 +11,9 @@ import (
 	"github.com/recbid/dspd/api"
 )
 
-// Config configures a Server. Zero fields take the defaults.
-type Config struct {
-	// Limits are the listener's header limit and timeouts; zero fields
-	// take api.DefaultLimits'.
-	Limits api.Limits
-	// Logger receives net/http's own lines (a client's broken request or
-	// TLS handshake) at warn level. Default slog.Default().
-	Logger *slog.Logger
-	// Observers, for tests and instrumentation; each optional.
-	OnActive   func() // a connection starts reading a request
-	OnServed   func() // the handler answered a request
-	OnDraining func() // Shutdown began
-}
+// Config configures a Server: the listener's configuration, which both
+// front ends take.
+type Config = api.ListenerConfig
 
 // Server is a net/http server with the contract's limits that drains on
 // Shutdown.

@@ -92,8 +92,7 @@ func measure(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if cfg.ServerCPU == cfg.LoadCPU {
 		fmt.Fprintln(stderr, "one CPU: server and load share it")
 	}
-	setup := abrate.DefaultSetup()
-	setup.Stderr = stderr
+	setup := abrate.DefaultSetup(stderr)
 	if err := setup.Install(ctx, d.Needs); err != nil {
 		return err
 	}

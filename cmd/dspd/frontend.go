@@ -30,10 +30,9 @@ type server interface {
 
 // newPublicServer returns the public server -http names, over srv.
 func newPublicServer(cfg config, srv *api.Server, log *slog.Logger, h hooks) server {
+	lc := api.ListenerConfig{Limits: cfg.limits, Logger: log, OnActive: h.active, OnServed: h.served, OnDraining: h.draining}
 	if cfg.http == frontFasthttp {
-		return fasthttp.NewPublic(srv, fasthttp.Config{Limits: cfg.limits, Logger: log,
-			OnActive: h.active, OnServed: h.served, OnDraining: h.draining})
+		return fasthttp.NewPublic(srv, lc)
 	}
-	return nethttp.NewPublic(srv, nethttp.Config{Limits: cfg.limits, Logger: log,
-		OnActive: h.active, OnServed: h.served, OnDraining: h.draining})
+	return nethttp.NewPublic(srv, lc)
 }

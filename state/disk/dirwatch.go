@@ -13,10 +13,10 @@ import (
 // takes its books with it: the files the database still writes are
 // unlinked, so every write acknowledged from then on is one a restart
 // cannot find. The store checks the directory is still the one it opened,
-// by its lock file's inode, after every win it commits (before the win is
-// acknowledged) and every WatchEvery in the background, and on the first
-// miss stops: wins are answered 503, bids get no bid, and Config.Fatal
-// ends the process (exit 1, naming the cause).
+// by its lock file's inode, after every commit (before what it wrote is
+// acknowledged: a win, a batch of bid records) and every WatchEvery in the
+// background, and on the first miss stops: wins are answered 503, bids get
+// no bid, and Config.Fatal ends the process (exit 1, naming the cause).
 
 // ErrDirGone is the cause of the store's stop when its directory went.
 var ErrDirGone = errors.New("state directory removed or replaced")

@@ -265,10 +265,21 @@ func (s *Store) Close() error {
 }
 
 // commit writes a batch durably: Pebble shares one fsync among the
-// commits in flight (group commit). On a full disk it waits for room.
+// commits in flight (group commit). On a full disk it waits for room. A
+// batch committed into a directory that is no longer the store's is not
+// durable: the store stops (dirwatch.go) and the commit fails with
+// ErrUnavailable, so that nothing written after the removal is
+// acknowledged.
 func (s *Store) commit(b *pebble.Batch) error {
 	defer b.Close()
-	return s.db.Apply(b, pebble.Sync)
+	if err := s.db.Apply(b, pebble.Sync); err != nil {
+		return err
+	}
+	if err := s.watch.check(); err != nil {
+		s.lose(err)
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return nil
 }
 
 // available fails fast while the store cannot write.

@@ -582,7 +582,9 @@ func TestPreallocationNeedsNoRoom(t *testing.T) {
 		return op.Kind == errorfs.OpFilePreallocate
 	}}
 	prealloc.on.Store(true)
-	s := open(t, Config{Dir: "/state", FS: errorfs.Wrap(vfs.NewCrashableMem(), prealloc), RetryEvery: time.Hour,
+	// The operating system's files: Pebble preallocates only files with a
+	// descriptor, which the in-memory file system's have not.
+	s := open(t, Config{Dir: t.TempDir(), FS: errorfs.Wrap(vfs.Default, prealloc), RetryEvery: time.Hour,
 		MemTableSize: 1 << 20, Clock: func() time.Time { return testNow }})
 	defer s.Close()
 	e, cat := engineOn(s), freeOnly()
@@ -597,4 +599,5 @@ func TestPreallocationNeedsNoRoom(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, s.Unavailable())
 	assert.Zero(t, s.Failures(), "no write waited")
+	assert.Positive(t, prealloc.passed.Load(), "preallocations were asked for, and refused")
 }

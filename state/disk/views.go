@@ -2,7 +2,6 @@ package disk
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/recbid/dspd/bidder"
@@ -59,10 +58,6 @@ func (l *ledger) RecordWin(ctx context.Context, w bidder.Win) error {
 	s.addWin(b, w, s.cfg.Clock())
 	if err := s.commit(b); err != nil {
 		return err
-	}
-	if err := s.watch.check(); err != nil { // committed into a directory that is gone: not durable
-		s.lose(err)
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return s.mem.ledger.RecordWin(ctx, w)
 }
@@ -157,7 +152,7 @@ func (b *bids) Claim(ctx context.Context, id bidder.BidID, price bidder.Micros, 
 // in one durable batch, then in memory. When the batch cannot be written,
 // the claim is given back and nothing is recorded.
 func (b *bids) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micros, now time.Time,
-	win func(bidder.BidRecord) bidder.Win) (bidder.BidRecord, bidder.ClaimResult, error) {
+	_ *bidder.BidRecord, win func(bidder.BidRecord) bidder.Win) (bidder.BidRecord, bidder.ClaimResult, error) {
 	s := (*Store)(b)
 	if err := s.available(); err != nil {
 		return bidder.BidRecord{}, 0, err
@@ -177,11 +172,6 @@ func (b *bids) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micro
 	if err := s.commit(batch); err != nil {
 		s.mem.bids.Unclaim(id, now)
 		return rec, res, err
-	}
-	if err := s.watch.check(); err != nil { // committed into a directory that is gone: not durable
-		s.mem.bids.Unclaim(id, now)
-		s.lose(err)
-		return rec, res, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return rec, res, s.mem.ledger.RecordWin(ctx, w)
 }

@@ -365,3 +365,34 @@ func TestClaimWinChecksThePriceFirst(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, out.Duplicate)
 }
+
+// TestWinPeeked: a notice's win recorded from the record its price was
+// read by (no second read) is counted once, a repeat with the same stale
+// record is a duplicate, and a price above the bid is refused.
+func TestWinPeeked(t *testing.T) {
+	r := startRedis(t)
+	e := replica(t, r, "peeked")
+	cat := bidder.NewCatalog([]*bidder.Campaign{testCampaign("c1", func(c *bidder.Campaign) {
+		c.FreqCap = bidder.FreqCap{Impressions: 1, PeriodS: 3600}
+	})})
+	req := testRequest("u1")
+	d, err := e.Decide(t.Context(), cat, &req)
+	require.NoError(t, err)
+	require.True(t, d.Bid())
+	rec, err := e.Peek(t.Context(), d.BidID)
+	require.NoError(t, err)
+	_, err = e.WinPeeked(t.Context(), rec, 5_000_000)
+	require.ErrorIs(t, err, bidder.ErrPriceAboveBid)
+	for i, dup := range []bool{false, true, true} {
+		out, err := e.WinPeeked(t.Context(), rec, 1_000_000)
+		require.NoError(t, err)
+		assert.Equal(t, dup, out.Duplicate, "notice %d", i)
+	}
+	st, _, err := e.Stats(t.Context(), "c1", "", bidder.DayOfTime(time.Now()))
+	require.NoError(t, err)
+	assert.Equal(t, bidder.DayStats{Bids: st.Bids, Wins: 1, Spend: 1_000_000}, st)
+	again := testRequest("u1")
+	d, err = e.Decide(t.Context(), cat, &again)
+	require.NoError(t, err)
+	assert.Equal(t, bidder.ReasonFreqCap, d.Reason, "the frequency counter holds the win")
+}

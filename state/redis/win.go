@@ -51,18 +51,20 @@ var _ bidder.WinRecorder = (*Store)(nil)
 
 // ClaimWin implements bidder.WinRecorder: the claim and the counters of a
 // win in one script (winScript), so that a Redis failure can never leave a
-// bid claimed with its win uncounted.
+// bid claimed with its win uncounted. The script's keys come from the
+// record: the one peeked, else one read first.
 func (s *Store) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micros, now time.Time,
-	win func(bidder.BidRecord) bidder.Win) (bidder.BidRecord, bidder.ClaimResult, error) {
-	rec, res, err := s.Claim(ctx, id, -1, now) // read only: the record the keys come from
-	if err != nil {
-		return rec, res, err
+	peeked *bidder.BidRecord, win func(bidder.BidRecord) bidder.Win) (bidder.BidRecord, bidder.ClaimResult, error) {
+	if peeked == nil {
+		rec, res, err := s.Claim(ctx, id, -1, now) // read only
+		if err != nil {
+			return rec, res, err
+		}
+		peeked = &rec
 	}
+	rec := *peeked         // the script itself finds a duplicate, or an expiry since the read
 	if price > rec.Price { // before the duplicate, as every store checks
 		return bidder.BidRecord{}, 0, bidder.ErrPriceAboveBid
-	}
-	if res == bidder.Duplicate {
-		return rec, res, nil
 	}
 	w := win(rec)
 	keys := []string{s.bidKey(id), s.dayKey(w.CampaignID, w.Day)}
@@ -74,7 +76,7 @@ func (s *Store) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micr
 		exWins, exSpend = dayField("w", w.Exchange), dayField("s", w.Exchange)
 	}
 	var out []any
-	err = s.call(ctx, func(ctx context.Context) error {
+	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
 		out, err = winScript.Run(ctx, s.client, keys, int64(price), now.UnixMilli(), s.cfg.DayTTL.Milliseconds(),
 			exWins, exSpend, clock.Seconds(w.PeriodS).Milliseconds()).Slice()

@@ -1,6 +1,26 @@
 package api
 
-import "time"
+import (
+	"log/slog"
+	"time"
+)
+
+// ListenerConfig configures a listener's server, whichever front end
+// serves it (packages nethttp and fasthttp take it as their Config, and
+// the admin listener too). Zero fields take the defaults.
+type ListenerConfig struct {
+	// Limits are the header limit and timeouts; zero fields take
+	// DefaultLimits'.
+	Limits Limits
+	// Logger receives the HTTP server's own lines (a client's broken
+	// request or connection): net/http's at warn level, fasthttp's at
+	// debug. Default slog.Default().
+	Logger *slog.Logger
+	// Observers, for tests and instrumentation; each optional.
+	OnActive   func() // a connection starts reading a request
+	OnServed   func() // the handler answered a request
+	OnDraining func() // Shutdown began
+}
 
 // Limits are what the contract promises of the public listener, whatever
 // front end serves it (docs/protocol.md): how large a request's headers may
