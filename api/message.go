@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/exchange"
@@ -42,6 +43,11 @@ type Request struct {
 	Peer          netip.AddrPort
 	ContentLength int64     // -1 when unknown
 	Body          io.Reader // the body, read at most MaxBodyBytes+1 bytes far
+	// Received is when the request's first bytes reached the host (package
+	// internal/arrival: the kernel's receive time), or zero when the front
+	// end cannot tell. A bid request's deadline counts from it, so that
+	// the time it waited in queues before any handler saw it is counted.
+	Received time.Time
 }
 
 // Endpoint names a public endpoint.

@@ -17,15 +17,17 @@ import (
 type metrics struct {
 	reg *prometheus.Registry
 
-	errors                 *prometheus.CounterVec // by endpoint and code
-	decision               prometheus.Histogram
-	reloadOK, reloadFailed prometheus.Counter
-	campaigns              prometheus.Gauge
-	exchanges              prometheus.Gauge
-	currencies, ratesAsOf  prometheus.Gauge
-	stateErrors            prometheus.Counter
-	panics                 prometheus.Counter
-	openrtb                openrtbMetrics
+	errors                  *prometheus.CounterVec // by endpoint and code
+	decision                prometheus.Histogram
+	wait                    prometheus.Histogram // arrival to handler (arrived.go)
+	shedRecbid, shedOpenRTB prometheus.Counter   // dspd_shed_total by endpoint
+	reloadOK, reloadFailed  prometheus.Counter
+	campaigns               prometheus.Gauge
+	exchanges               prometheus.Gauge
+	currencies, ratesAsOf   prometheus.Gauge
+	stateErrors             prometheus.Counter
+	panics                  prometheus.Counter
+	openrtb                 openrtbMetrics
 
 	// the series labelled by exchange
 	requests, nobid, wins, spend, refused, openrtbRequests *prometheus.CounterVec
@@ -133,6 +135,11 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Help:    "Time from a valid bid request's arrival to its decision.",
 			Buckets: prometheus.ExponentialBuckets(5e-6, 2, 16), // 5µs … 160ms
 		}),
+		wait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "dspd_request_wait_seconds",
+			Help:    "Time a bid request waited between the arrival of its first bytes at the host and its handler: the queues (socket, scheduler, GC) before dspd could look at it.",
+			Buckets: prometheus.ExponentialBuckets(5e-6, 2, 16), // 5µs … 160ms
+		}),
 		campaigns: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "dspd_campaigns",
 			Help: "Campaigns in the serving set.",
@@ -172,6 +179,14 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	m.reloadFailed = reloads.WithLabelValues("failed")
 	f(m.errors)
 	f(m.decision)
+	f(m.wait)
+	shed := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "dspd_shed_total",
+		Help: "Bid requests answered no bid (reason timeout) without a decision, by endpoint: their deadline (tmax minus the safety margin, from their arrival) had passed while they waited.",
+	}, []string{"endpoint"})
+	m.shedRecbid = shed.WithLabelValues(recbidEndpoint.label)
+	m.shedOpenRTB = shed.WithLabelValues(openrtbEndpoint.label)
+	f(shed)
 	f(reloads)
 	f(m.campaigns)
 	f(m.exchanges)

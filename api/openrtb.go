@@ -40,7 +40,7 @@ var nbrCodes = [bidder.NumReasons]int{
 // a 200 bid response, or a 204 no bid (a 200 {"id":…,"nbr":N} when the
 // exchange asks for reasons).
 func (s *Server) serveOpenRTB(exchangeID string, r *Request, resp *Response) {
-	arrived := s.engine.Now()
+	arrived := s.arrival(r)
 	cur := s.current.Load()
 	st := openrtbStates.Get().(*openrtbState)
 	defer openrtbStates.Put(st)
@@ -77,8 +77,10 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 	base := req.engineRequest(arrived)
 	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
 	base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
+	shed := false
 	for i := range req.imps {
 		d := s.decideImp(r.Ctx, cur, &base, &req.imps[i])
+		shed = shed || d.Shed
 		if d.Bid() {
 			bids = append(bids, openrtbBid{imp: i, d: d})
 			base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
@@ -89,6 +91,9 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 		}
 	}
 	s.metrics.decision.Observe(s.engine.Now().Sub(arrived).Seconds())
+	if shed {
+		s.metrics.shedOpenRTB.Inc()
+	}
 	if len(bids) == 0 {
 		if reason == bidder.ReasonNone {
 			reason = bidder.ReasonNoMatch
@@ -130,6 +135,9 @@ func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Reque
 		d, err := s.engine.Choose(ctx, cat, &req)
 		if err != nil {
 			s.stateError(err)
+		}
+		if d.Shed {
+			return d // too late for every size
 		}
 		if !d.Bid() {
 			reason = max(reason, d.Reason)

@@ -9,7 +9,7 @@ import (
 // contract's order (method, the exchange's admission, content type, size,
 // encoding, keys), the decision, and a 200 bid or a 204 no bid.
 func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
-	arrived := s.engine.Now()
+	arrived := s.arrival(r)
 	cur := s.current.Load()
 	buf := bodyBufs.Get().(*bodyBuf)
 	defer bodyBufs.Put(buf)
@@ -32,6 +32,9 @@ func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
 	s.metrics.decision.Observe(s.engine.Now().Sub(arrived).Seconds())
 	if err != nil {
 		s.stateError(err)
+	}
+	if d.Shed {
+		s.metrics.shedRecbid.Inc()
 	}
 	if !d.Bid() {
 		s.noBid(resp, wr.m, d.Reason)

@@ -309,8 +309,45 @@ func TestDecideTimeout(t *testing.T) {
 		{name: "tmax within the safety margin", campaigns: c, req: func(r *bidder.Request) { r.TMax = 5 * time.Millisecond }, reason: bidder.ReasonTimeout},
 		{name: "tmax above the margin", campaigns: c, req: func(r *bidder.Request) { r.TMax = 6 * time.Millisecond }, campaign: "c1"},
 		{name: "arrived long ago", campaigns: c, req: func(r *bidder.Request) { r.Arrived = testNow.Add(-time.Second) }, reason: bidder.ReasonTimeout},
-		{name: "no match is answered before timeout", campaigns: nil, req: func(r *bidder.Request) { r.TMax = time.Millisecond }, reason: bidder.ReasonNoMatch},
+		{name: "a deadline passed on arrival is shed before matching", campaigns: nil, req: func(r *bidder.Request) { r.TMax = time.Millisecond }, reason: bidder.ReasonTimeout},
 	})
+}
+
+// TestShed: a request whose deadline passed while it waited is not
+// decided at all: nothing is read or kept; one that is still in time is
+// decided.
+func TestShed(t *testing.T) {
+	tests := []struct {
+		name    string
+		arrived time.Duration // before the engine's clock
+		tmax    time.Duration
+		shed    bool
+	}{
+		{"just arrived", 0, 0, false},
+		{"waited, still in time", 90 * time.Millisecond, 0, false},
+		{"waited to the deadline (default tmax less the margin)", bidder.DefaultTMax - bidder.DefaultSafetyMargin, 0, true},
+		{"waited past its own tmax", 60 * time.Millisecond, 50 * time.Millisecond, true},
+		{"a long tmax is waited out later", 500 * time.Millisecond, time.Second, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, ledger, bids := newTestEngine()
+			cat := bidder.NewCatalog([]*bidder.Campaign{camp("c1", usd(1), func(c *bidder.Campaign) { c.DailyBudget = usd(100) })})
+			req := baseRequest()
+			req.Arrived, req.TMax = testNow.Add(-tt.arrived), tt.tmax
+			d := decide(e, cat, req)
+			assert.Equal(t, tt.shed, d.Shed)
+			if !tt.shed {
+				assert.True(t, d.Bid())
+				return
+			}
+			assert.Equal(t, bidder.ReasonTimeout, d.Reason)
+			assert.Zero(t, bids.Len(), "nothing kept")
+			st, _, err := ledger.Stats(context.Background(), "c1", "", bidder.DayOf(req.TimeMs))
+			require.NoError(t, err)
+			assert.Zero(t, st.Bids)
+		})
+	}
 }
 
 func TestDecideKeepsTheBidRecord(t *testing.T) {

@@ -154,6 +154,10 @@ type Decision struct {
 	Slot     int // the creative's slot in the catalog (see Catalog.EachCreative)
 	BidID    BidID
 	Price    Micros
+	// Shed is set on a ReasonTimeout decision that was never made: the
+	// deadline had passed before it began (the request waited too long in
+	// queues), so nothing was looked at.
+	Shed bool
 
 	deadline time.Time // the request's decision deadline, for Keep
 	user     UserKey   // the request's user, when the winner is frequency-capped
@@ -229,6 +233,12 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 		tmax = e.cfg.DefaultTMax
 	}
 	deadline := arrived.Add(tmax - e.cfg.SafetyMargin)
+	// A request whose deadline passed while it waited is shed before it
+	// is counted as traffic for pacing: the pacer's estimate is of the
+	// requests the engine can bid on.
+	if !e.cfg.Clock().Before(deadline) {
+		return Decision{Reason: ReasonTimeout, Shed: true}, never, nil
+	}
 	if e.pacer != nil {
 		e.pacer.count(req.TimeMs)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/arrival"
 	"github.com/recbid/dspd/internal/bytesview"
 )
 
@@ -105,6 +106,7 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 	if a, ok := ctx.RemoteAddr().(*net.TCPAddr); ok {
 		r.Peer = a.AddrPort()
 	}
+	r.Received = arrival.Of(ctx.Conn())
 	if ctx.Request.IsBodyStream() {
 		r.Body = ctx.RequestBodyStream() // over MaxBodyBytes: read only as far as the limit
 	} else {

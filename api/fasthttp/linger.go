@@ -10,6 +10,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/internal/arrival"
 )
 
 // What net/http does with a request body the handler left unread, and
@@ -69,7 +70,7 @@ func closeLingering(ctx *fasthttp.RequestCtx) {
 // be sending (settleBody's Connection: close) closes as net/http closes
 // it: its write side first, after the answer, then, once the client
 // closes or lingerFor has passed, whole. Other connections close at once.
-func LingeringListener(ln net.Listener) net.Listener { return lingerListener{ln} }
+func LingeringListener(ln net.Listener) net.Listener { return lingerListener{arrival.NewListener(ln)} }
 
 type lingerListener struct{ net.Listener }
 
@@ -78,22 +79,23 @@ func (l lingerListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tc, ok := c.(*net.TCPConn); ok {
-		return &lingerConn{TCPConn: tc}, nil
+	if ac, ok := c.(*arrival.Conn); ok {
+		return &lingerConn{Conn: ac}, nil
 	}
 	return c, nil
 }
 
-// lingerConn is an accepted TCP connection that can close lingering.
+// lingerConn is an accepted TCP connection (which tells each request's
+// arrival) that can close lingering.
 type lingerConn struct {
-	*net.TCPConn
+	*arrival.Conn
 	linger atomic.Bool
 	heard  atomic.Bool // a byte arrived on it (errors.go counts no refusal of a silent connection)
 }
 
 // Read implements net.Conn, noting the first byte.
 func (c *lingerConn) Read(p []byte) (int, error) {
-	n, err := c.TCPConn.Read(p)
+	n, err := c.Conn.Read(p)
 	if n > 0 && !c.heard.Load() {
 		c.heard.Store(true)
 	}

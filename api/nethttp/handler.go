@@ -2,7 +2,6 @@ package nethttp
 
 import (
 	"net/http"
-	"net/netip"
 
 	"github.com/go-chi/chi/v5"
 
@@ -108,7 +107,7 @@ func CoreRequest(r *http.Request) api.Request {
 		ContentLength: r.ContentLength,
 		Body:          r.Body,
 	}
-	req.Peer, _ = netip.ParseAddrPort(r.RemoteAddr) // net/http's "IP:port"; invalid (no client) when it is not one
+	req.Received, req.Peer = fromConn(r)
 	if ce := h["Content-Encoding"]; len(ce) > 0 {
 		req.ContentEncoding, req.Encodings = ce[0], len(ce)
 	}

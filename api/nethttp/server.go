@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/internal/arrival"
 )
 
 // Config configures a Server: the listener's configuration, which both
@@ -51,6 +52,7 @@ func New(h http.Handler, cfg Config) *Server {
 		IdleTimeout:       lim.IdleTimeout,
 		MaxHeaderBytes:    headerBytes(lim.MaxHeaderBytes),
 		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+		ConnContext:       withConn,
 	}
 	if cfg.OnDraining != nil {
 		hs.RegisterOnShutdown(cfg.OnDraining)
@@ -76,9 +78,10 @@ const netHTTPSlack = 4096
 // the slack and a byte.
 func headerBytes(limit int) int { return max(limit-netHTTPSlack, 1) }
 
-// Serve answers on ln until Shutdown; it returns nil then.
+// Serve answers on ln until Shutdown; it returns nil then. Each request's
+// arrival is read from its connection (package internal/arrival).
 func (s *Server) Serve(ln net.Listener) error {
-	if err := s.hs.Serve(codingListener{Listener: ln, refused: s.refused}); !errors.Is(err, http.ErrServerClosed) {
+	if err := s.hs.Serve(codingListener{Listener: arrival.NewListener(ln), refused: s.refused}); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/recbid/dspd/api"
+	"github.com/recbid/dspd/internal/arrival"
 	"github.com/recbid/dspd/internal/jsoncodec"
 )
 
@@ -35,7 +36,8 @@ var (
 	}()
 )
 
-// codingListener wraps the listener's TCP connections in codingConn.
+// codingListener wraps the connections of an arrival.Listener in
+// codingConn.
 type codingListener struct {
 	net.Listener
 	refused func() // counts one refusal
@@ -46,10 +48,11 @@ func (l codingListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tc, ok := c.(*net.TCPConn); ok {
-		// Embedding *net.TCPConn keeps what net/http looks for on it
-		// (CloseWrite for its lingering close, ReadFrom).
-		return &codingConn{TCPConn: tc, refused: l.refused}, nil
+	if ac, ok := c.(*arrival.Conn); ok {
+		// Embedding keeps what net/http looks for on a *net.TCPConn
+		// (CloseWrite for its lingering close, ReadFrom), and the
+		// arrival of each request.
+		return &codingConn{Conn: ac, refused: l.refused}, nil
 	}
 	return c, nil
 }
@@ -57,17 +60,17 @@ func (l codingListener) Accept() (net.Conn, error) {
 // codingConn is an accepted connection whose net/http 501 for a transfer
 // coding is written as a 400.
 type codingConn struct {
-	*net.TCPConn
+	*arrival.Conn
 	refused func()
 }
 
 func (c *codingConn) Write(b []byte) (int, error) {
 	if bytes.HasPrefix(b, netHTTP501Head) && bytes.HasSuffix(b, netHTTP501Tail) {
 		c.refused()
-		if _, err := c.TCPConn.Write(badTransferCoding); err != nil {
+		if _, err := c.Conn.Write(badTransferCoding); err != nil {
 			return 0, err
 		}
 		return len(b), nil
 	}
-	return c.TCPConn.Write(b)
+	return c.Conn.Write(b)
 }

@@ -60,6 +60,9 @@ final class Engine {
     Decision decide(Catalog cat, BidRequest req) {
         long tmaxNanos = (req.tmaxMs > 0 ? req.tmaxMs : DEFAULT_TMAX_MS) * 1_000_000L;
         long deadline = req.arrivedNanos + tmaxNanos - safetyMarginNanos;
+        if (System.nanoTime() - deadline >= 0) {
+            return Decision.noBid(NoBidReason.TIMEOUT); // waited past its deadline: not decided at all
+        }
 
         if (req.cur != null && !req.cur.equalsIgnoreCase("USD")) {
             return Decision.noBid(NoBidReason.CURRENCY);

@@ -1,0 +1,144 @@
+package arrival
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pair returns a Conn accepted on loopback and its client's end.
+func pair(t testing.TB) (*Conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	t.Cleanup(func() { client.Close() })
+	c, err := NewListener(ln).Accept()
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	conn, ok := c.(*Conn)
+	require.True(t, ok, "a TCP connection is wrapped")
+	return conn, client
+}
+
+// readAll reads exactly n bytes from c.
+func readAll(t testing.TB, c net.Conn, n int) []byte {
+	t.Helper()
+	b := make([]byte, n)
+	_, err := io.ReadFull(c, b)
+	require.NoError(t, err)
+	return b
+}
+
+// TestReceivedIsWhenTheBytesCame: bytes that waited in the socket before
+// they were read are stamped with their arrival, not with the read.
+// Ordering, not timing: the bytes are sent, and the clock read, before the
+// server reads them, so their stamp is earlier than the read however fast
+// the machine is.
+func TestReceivedIsWhenTheBytesCame(t *testing.T) {
+	conn, client := pair(t)
+	assert.True(t, conn.Received().IsZero(), "nothing read yet")
+	_, err := client.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
+	require.NoError(t, err)
+	// Until the bytes reach the socket, a read would wait: wait for them
+	// by reading one byte, then note the time before reading the rest.
+	first := readAll(t, conn, 1)
+	assert.Equal(t, "G", string(first))
+	at := conn.Received()
+	require.False(t, at.IsZero())
+	afterFirst := time.Now()
+	rest := readAll(t, conn, len("ET / HTTP/1.1\r\n\r\n"))
+	assert.Equal(t, "ET / HTTP/1.1\r\n\r\n", string(rest))
+	assert.Equal(t, at, conn.Received(), "the request counts from its first bytes")
+	assert.False(t, at.After(afterFirst), "stamped when the bytes arrived")
+}
+
+// TestAnswerEndsARequest: after a write, the next bytes read begin the
+// next request; a request whose bytes were all read before the answer
+// (pipelined) counts from the last bytes read.
+func TestAnswerEndsARequest(t *testing.T) {
+	conn, client := pair(t)
+	_, err := client.Write([]byte("a"))
+	require.NoError(t, err)
+	readAll(t, conn, 1)
+	firstAt := conn.Received()
+	_, err = conn.Write([]byte("answer"))
+	require.NoError(t, err)
+	readAll(t, client, len("answer"))
+	assert.Equal(t, firstAt, conn.Received(), "pipelined: the last bytes read")
+
+	_, err = client.Write([]byte("b"))
+	require.NoError(t, err)
+	readAll(t, conn, 1)
+	assert.True(t, conn.Received().After(firstAt) || conn.Received().Equal(firstAt))
+	assert.Equal(t, conn.last.Load(), conn.first.Load(), "the next request counts from its own bytes")
+}
+
+// TestReadErrorsAsTCPConn: the end of the stream is io.EOF, a deadline a
+// timeout *net.OpError of Op "read", as net.TCPConn's.
+func TestReadErrorsAsTCPConn(t *testing.T) {
+	conn, client := pair(t)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(-time.Second)))
+	_, err := conn.Read(make([]byte, 8))
+	var oe *net.OpError
+	require.ErrorAs(t, err, &oe)
+	assert.Equal(t, "read", oe.Op)
+	assert.True(t, oe.Timeout())
+	assert.True(t, errors.Is(err, os.ErrDeadlineExceeded))
+
+	require.NoError(t, conn.SetReadDeadline(time.Time{}))
+	require.NoError(t, client.Close())
+	n, err := conn.Read(make([]byte, 8))
+	assert.Zero(t, n)
+	assert.ErrorIs(t, err, io.EOF)
+}
+
+// TestOf: a connection that is not a Conn tells nothing.
+func TestOf(t *testing.T) {
+	conn, client := pair(t)
+	assert.True(t, Of(client).IsZero())
+	_, err := client.Write([]byte("z"))
+	require.NoError(t, err)
+	readAll(t, conn, 1)
+	assert.Equal(t, conn.Received(), Of(conn))
+}
+
+func BenchmarkRead(b *testing.B) {
+	conn, client := pair(b)
+	msg := make([]byte, 1024)
+	buf := make([]byte, 4096)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if _, err := client.Write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(conn, buf[:len(msg)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadPlain(b *testing.B) {
+	conn, client := pair(b)
+	msg := make([]byte, 1024)
+	buf := make([]byte, 4096)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		if _, err := client.Write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(conn.TCPConn, buf[:len(msg)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
