@@ -22,6 +22,19 @@ type Config struct {
 	TimeLimit   time.Duration // -t: stop after this long; implies Requests 50000 when unset, as in ab
 	Duration    time.Duration // -d: run this long, with no request limit unless Requests is set
 	Rate        float64       // -rate: open loop at this many requests per second; 0: closed loop
+	// Steps is an open loop's schedule (-rate R:D,…): each step's rate for
+	// its duration, one after the other; the run lasts their sum. Not with
+	// Rate or Duration.
+	Steps []Step
+	// Deadline (-tmax) makes the driver behave as an exchange does with a
+	// bidder's tmax: a request its worker cannot send within Deadline of
+	// its due time is dropped, not sent (Result.Dropped), and an answer
+	// is on time when it came within Deadline of its due time
+	// (Result.OnTime). 0: nothing is dropped, nothing is timed.
+	Deadline time.Duration
+	// Timeline (-timeline) is the width of the slices of the run that
+	// Result.Timeline reports one by one (requests by due time); 0: none.
+	Timeline time.Duration
 	KeepAlive   bool          // -k
 	Timeout     time.Duration // -s: per request, default 30s
 
@@ -66,6 +79,19 @@ func (c *Config) normalize() error {
 		return errors.New("durations and rates must be positive")
 	case c.TimeLimit > 0 && c.Duration > 0:
 		return errors.New("use -t or -d, not both")
+	case c.Deadline < 0 || c.Timeline < 0:
+		return errors.New("-tmax and -timeline must be positive")
+	case len(c.Steps) > 0 && (c.Rate > 0 || c.Duration > 0 || c.TimeLimit > 0):
+		return errors.New("a schedule of steps sets the rate and the duration: no -d, -t or single rate beside it")
+	}
+	if len(c.Steps) > 0 {
+		if err := validSteps(c.Steps); err != nil {
+			return err
+		}
+		c.Duration = (&schedule{steps: c.Steps}).total()
+	}
+	if c.Timeline > 0 && c.stopAt() == 0 {
+		return errors.New("a timeline needs a run of known length (-d, -t or a schedule)")
 	}
 	if c.TimeLimit > 0 && c.Requests == 0 {
 		c.Requests = timeLimitedRequests

@@ -63,7 +63,12 @@ func WriteReport(w io.Writer, res *Result) error {
 		}
 	}
 	if res.OpenLoop {
-		p("Target rate:            %.2f [#/sec]\n", res.TargetRate)
+		if len(res.Schedule) == 0 {
+			p("Target rate:            %.2f [#/sec]\n", res.TargetRate)
+		}
+		for i, st := range res.Schedule {
+			p("Target rate, step %-4d %.2f [#/sec] for %s\n", i+1, st.Rate, st.Duration)
+		}
 		p("Achieved rate:          %.2f [#/sec]\n", res.RequestsPerSecond)
 		p("Latency counted from:   each request's scheduled send time (coordinated omission corrected)\n")
 	}
@@ -94,6 +99,24 @@ func WriteReport(w io.Writer, res *Result) error {
 		p("\nStatus codes:\n")
 		for _, k := range res.sortedStatuses() {
 			p("  %s  %d\n", k, res.StatusCodes[k])
+		}
+	}
+	if res.DeadlineMs > 0 {
+		var onTime int64
+		for _, n := range res.OnTime {
+			onTime += n
+		}
+		p("\nDeadline (-tmax):       %.2f ms\n", res.DeadlineMs)
+		p("Dropped unsent:         %d (no connection free within the deadline)\n", res.Dropped)
+		p("Answered on time:       %d", onTime)
+		if res.DurationSeconds > 0 {
+			p(" (%.2f [#/sec])", float64(onTime)/res.DurationSeconds)
+		}
+		p("\n")
+		for _, k := range res.sortedStatuses() {
+			if n, ok := res.OnTime[k]; ok {
+				p("  %s  %d\n", k, n)
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())

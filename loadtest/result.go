@@ -31,6 +31,7 @@ type Result struct {
 	KeepAlive   bool    `json:"keep_alive"`
 	OpenLoop    bool    `json:"open_loop"`
 	TargetRate  float64 `json:"target_rate,omitempty"` // requests/s asked for (open loop)
+	Schedule    []Step  `json:"schedule,omitempty"`    // an open loop's steps (-rate R:D,…)
 	Connections int64   `json:"connections"`           // TCP connections opened
 	// KeepAliveRequests counts the answers that left their connection open.
 	KeepAliveRequests int64 `json:"keep_alive_requests"`
@@ -42,6 +43,16 @@ type Result struct {
 	RequestsPerSecond float64 `json:"requests_per_second"` // complete / duration: the achieved rate
 
 	StatusCodes map[string]int64 `json:"status_codes"`
+	// With -tmax: the deadline, the requests dropped unsent because no
+	// worker was free within it of their due time, and the answers that
+	// came within it, by status.
+	DeadlineMs float64          `json:"deadline_ms,omitempty"`
+	Dropped    int64            `json:"dropped"`
+	OnTime     map[string]int64 `json:"on_time,omitempty"`
+	// Timeline holds the run slice by slice (-timeline), each
+	// TimelineWidthS long; Merge leaves it out.
+	TimelineWidthS float64 `json:"timeline_width_s,omitempty"`
+	Timeline       []Slice `json:"timeline,omitempty"`
 	Errors      map[string]int64 `json:"errors"` // by kind: connect, write, receive, timeout, length, exceptions
 
 	Bytes struct {
@@ -106,13 +117,20 @@ func (r *run) result(rec *recorder, start time.Time, elapsed time.Duration) *Res
 		Host: r.target.host, Port: r.target.port, Path: r.target.path,
 		DocumentLength: max(r.docLen.Load(), 0),
 		Concurrency:    cfg.Concurrency, KeepAlive: cfg.KeepAlive,
-		OpenLoop: cfg.Rate > 0, TargetRate: cfg.Rate, Connections: r.conns.Load(),
+		OpenLoop: cfg.Rate > 0 || len(cfg.Steps) > 0, TargetRate: cfg.Rate, Schedule: cfg.Steps, Connections: r.conns.Load(),
+		DeadlineMs: float64(cfg.Deadline) / float64(time.Millisecond), Dropped: rec.dropped,
 		DurationSeconds: elapsed.Seconds(),
 		Complete:        rec.complete, Non2xx: rec.non2xx,
 		StatusCodes: map[string]int64{}, Errors: map[string]int64{},
 	}
 	for s, n := range rec.statuses {
 		res.StatusCodes[statusKey(s)] = n
+	}
+	if cfg.Deadline > 0 {
+		res.OnTime = byStatus(rec.onTime)
+	}
+	if cfg.Timeline > 0 {
+		res.TimelineWidthS, res.Timeline = cfg.Timeline.Seconds(), rec.timeline()
 	}
 	for k := kindConnect; k < numKinds; k++ {
 		res.Errors[kindNames[k]] = rec.kinds[k]
@@ -214,6 +232,14 @@ func Merge(results ...*Result) (*Result, error) {
 		m.Non2xx += r.Non2xx
 		for k, n := range r.StatusCodes {
 			m.StatusCodes[k] += n
+		}
+		m.DeadlineMs = max(m.DeadlineMs, r.DeadlineMs)
+		m.Dropped += r.Dropped
+		for k, n := range r.OnTime {
+			if m.OnTime == nil {
+				m.OnTime = map[string]int64{}
+			}
+			m.OnTime[k] += n
 		}
 		for k, n := range r.Errors {
 			m.Errors[k] += n

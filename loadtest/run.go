@@ -45,6 +45,7 @@ type run struct {
 	cfg     Config
 	target  target
 	reqs    []prepared
+	sched   *schedule // nil: a closed loop
 	tickets atomic.Int64
 	done    atomic.Int64
 	stop    atomic.Bool
@@ -56,14 +57,16 @@ type run struct {
 func (r *run) do(ctx context.Context) (*Result, error) {
 	cfg := &r.cfg
 	r.docLen.Store(-1)
+	r.sched = newSchedule(cfg)
 	r.shards = make([]*recorder, min(cfg.Concurrency, 4*runtime.GOMAXPROCS(0)))
-	for i := range r.shards {
-		r.shards[i] = newRecorder()
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	start := time.Now()
+	for i := range r.shards {
+		r.shards[i] = newRecorder()
+		r.shards[i].deadline, r.shards[i].origin, r.shards[i].width = cfg.Deadline, start, cfg.Timeline
+	}
 	if limit := cfg.stopAt(); limit > 0 {
 		stopTimer := time.AfterFunc(limit, func() { r.stop.Store(true) })
 		defer stopTimer.Stop()
@@ -88,6 +91,7 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	<-progressDone
 
 	all := newRecorder()
+	all.width = cfg.Timeline
 	for _, s := range r.shards {
 		all.merge(s)
 	}
@@ -95,8 +99,11 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 }
 
 // worker sends requests until the tickets, the time or ctx run out. In an
-// open loop, request i is due at start + i/rate and its latency counts from
-// then, however late the worker gets to it.
+// open loop, request i is due when the schedule says (start + i/rate at a
+// single rate) and its latency counts from then, however late the worker
+// gets to it; with a deadline, one the worker gets to later than that is
+// dropped unsent, as an exchange drops a request its bidder cannot take in
+// time.
 func (r *run) worker(ctx context.Context, rec *recorder, start time.Time) {
 	cfg := &r.cfg
 	c := newClient(r.target.addr(), cfg.KeepAlive, cfg.Timeout)
@@ -105,10 +112,6 @@ func (r *run) worker(ctx context.Context, rec *recorder, start time.Time) {
 		c.closeConn()
 		r.conns.Add(c.opened)
 	}()
-	var interval time.Duration
-	if cfg.Rate > 0 {
-		interval = time.Duration(float64(time.Second) / cfg.Rate)
-	}
 	limit := cfg.stopAt()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -118,9 +121,9 @@ func (r *run) worker(ctx context.Context, rec *recorder, start time.Time) {
 			return
 		}
 		due := time.Time{}
-		if interval > 0 {
-			offset := time.Duration(i) * interval
-			if limit > 0 && offset >= limit {
+		if r.sched != nil {
+			offset, ok := r.sched.due(i)
+			if !ok || (limit > 0 && offset >= limit) {
 				return
 			}
 			due = start.Add(offset)
@@ -131,6 +134,9 @@ func (r *run) worker(ctx context.Context, rec *recorder, start time.Time) {
 				case <-ctx.Done():
 					return
 				}
+			} else if cfg.Deadline > 0 && -wait > cfg.Deadline {
+				rec.drop(due)
+				continue
 			}
 		}
 		a := c.do(ctx, &r.reqs[int(i%int64(len(r.reqs)))])

@@ -32,12 +32,22 @@ type recorder struct {
 	docLen                              int64 // the first answer's document length, -1 before
 	server                              string
 	first, last                         time.Time
+
+	// With a deadline (Config.Deadline): requests dropped unsent, and
+	// answers on time by status.
+	deadline time.Duration
+	dropped  int64
+	onTime   map[int]int64
+	// The timeline (timeline.go): slices of width from origin.
+	origin time.Time
+	width  time.Duration
+	slices []*slice
 }
 
 func newRecorder() *recorder {
 	return &recorder{
 		total: newHistogram(), connect: newHistogram(), waiting: newHistogram(), processing: newHistogram(),
-		statuses: map[int]int64{}, docLen: -1,
+		statuses: map[int]int64{}, onTime: map[int]int64{}, docLen: -1,
 	}
 }
 
@@ -63,17 +73,36 @@ func (r *recorder) add(a *answer, latencyFrom time.Time) {
 		r.bodySent += int64(a.bodySize)
 	}
 	t := &a.timing
-	_ = r.total.RecordValue(micros(t.done.Sub(latencyFrom)))
+	latency := t.done.Sub(latencyFrom)
+	_ = r.total.RecordValue(micros(latency))
 	_ = r.connect.RecordValue(micros(t.connected.Sub(t.start)))
 	_ = r.waiting.RecordValue(micros(t.firstByte.Sub(t.written)))
 	_ = r.processing.RecordValue(micros(t.done.Sub(t.connected)))
+	sl := r.at(latencyFrom)
+	if sl != nil {
+		sl.due++
+	}
 	if a.kind != kindNone {
 		r.kinds[a.kind]++
 		if a.kind != kindLength { // a length failure still got its answer
+			if sl != nil {
+				sl.errors++
+			}
 			return
 		}
 	}
 	r.statuses[a.status]++
+	onTime := r.deadline > 0 && latency <= r.deadline
+	if onTime {
+		r.onTime[a.status]++
+	}
+	if sl != nil {
+		sl.statuses[a.status]++
+		if onTime {
+			sl.onTime[a.status]++
+		}
+		_ = sl.hist.RecordValue(micros(latency))
+	}
 	if a.status < 200 || a.status > 299 {
 		r.non2xx++
 	}
@@ -102,6 +131,11 @@ func (r *recorder) merge(o *recorder) {
 		r.statuses[s] += n
 	}
 	r.non2xx += o.non2xx
+	r.dropped += o.dropped
+	for s, n := range o.onTime {
+		r.onTime[s] += n
+	}
+	r.mergeTimeline(o)
 	r.headerBytes += o.headerBytes
 	r.bodyBytes += o.bodyBytes
 	r.docBytes += o.docBytes

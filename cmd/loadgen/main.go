@@ -104,7 +104,12 @@ func parseFlags(args []string, stderr io.Writer) (cfg loadtest.Config, out strin
 	fs.BoolVar(&quiet, "q", false, "no progress lines")
 	fs.BoolVar(&cfg.VariableLength, "l", false, "accept answers of varying length (not counted as Length failures)")
 	fs.DurationVar(&cfg.Duration, "d", 0, "run for this long, e.g. 30s (no request limit unless -n)")
-	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: send this many requests per second, latency counted from each scheduled send time")
+	fs.Func("rate", "open loop: send this many requests per second, latency counted from each scheduled send time; or steps RATE:DURATION,… one after the other (30000:30s,10000:10s)", func(v string) (err error) {
+		cfg.Rate, cfg.Steps, err = loadtest.ParseRate(v)
+		return err
+	})
+	fs.DurationVar(&cfg.Deadline, "tmax", 0, "as an exchange: drop a request no connection can send within this of its due time, and count the answers that come within it (e.g. 100ms)")
+	fs.DurationVar(&cfg.Timeline, "timeline", 0, "report the run slice by slice, each this long (e.g. 100ms), in the JSON result (-o)")
 	fs.StringVar(&corpus, "corpus", "", "file of request bodies, one per line, sent round robin (implies -l)")
 	fs.StringVar(&warmup, "warmup", "", "unmeasured load first: a duration (10s) or a number of requests (1000)")
 	fs.StringVar(&out, "o", "", "write the result as JSON to this file")
