@@ -34,9 +34,9 @@ type Config struct {
 	Deadline time.Duration
 	// Timeline (-timeline) is the width of the slices of the run that
 	// Result.Timeline reports one by one (requests by due time); 0: none.
-	Timeline time.Duration
-	KeepAlive   bool          // -k
-	Timeout     time.Duration // -s: per request, default 30s
+	Timeline  time.Duration
+	KeepAlive bool          // -k
+	Timeout   time.Duration // -s: per request, default 30s
 
 	VariableLength bool // -l: do not count answers of another length as failures
 

@@ -51,9 +51,9 @@ type Result struct {
 	OnTime     map[string]int64 `json:"on_time,omitempty"`
 	// Timeline holds the run slice by slice (-timeline), each
 	// TimelineWidthS long; Merge leaves it out.
-	TimelineWidthS float64 `json:"timeline_width_s,omitempty"`
-	Timeline       []Slice `json:"timeline,omitempty"`
-	Errors      map[string]int64 `json:"errors"` // by kind: connect, write, receive, timeout, length, exceptions
+	TimelineWidthS float64          `json:"timeline_width_s,omitempty"`
+	Timeline       []Slice          `json:"timeline,omitempty"`
+	Errors         map[string]int64 `json:"errors"` // by kind: connect, write, receive, timeout, length, exceptions
 
 	Bytes struct {
 		Received int64 `json:"received"` // headers and bodies
