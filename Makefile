@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
 
-.PHONY: all build run test test-setup vet fmt-check fuzz bench rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate pacing-sim testdata clean
+.PHONY: all build run test test-setup vet fmt-check fuzz bench rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate overload pacing-sim testdata clean
 
 all: build
 
@@ -103,6 +103,14 @@ redis-rate:
 # dspd's rate on OpenRTB next to the form protocol, in one run.
 openrtb-rate:
 	$(ABRATE) scripts/abrate/openrtb-rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
+
+# dspd past its capacity, driven as an exchange drives it: per front end, the
+# capacity at CONNS connections, then 1.5x and 2x of it for 30 s and half of it for
+# 10 s (goodput within tmax, shed, p99, RSS, recovery): docs/operations.md's table.
+# dspd on CPU 0, the load on CPU 1. Loopback only; about 4 minutes.
+overload: build
+	$(GO) build -o $(BIN)/overload ./cmd/overload
+	taskset -c 1 $(BIN)/overload -dspd $(BIN)/dspd -conns $(or $(CONNS),1000)
 
 # A simulated week of even pacing on the real engine (seconds, no sleeps): a table
 # here, report.json and spend.svg in out/pacing-sim/.

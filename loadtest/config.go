@@ -32,6 +32,10 @@ type Config struct {
 	// is on time when it came within Deadline of its due time
 	// (Result.OnTime). 0: nothing is dropped, nothing is timed.
 	Deadline time.Duration
+	// SendWithin (-send-within) is how late after its due time a request
+	// may still be sent, for an exchange that skips a bidder with no free
+	// connection rather than queue the auction; default Deadline.
+	SendWithin time.Duration
 	// Timeline (-timeline) is the width of the slices of the run that
 	// Result.Timeline reports one by one (requests by due time); 0: none.
 	Timeline  time.Duration
@@ -79,8 +83,8 @@ func (c *Config) normalize() error {
 		return errors.New("durations and rates must be positive")
 	case c.TimeLimit > 0 && c.Duration > 0:
 		return errors.New("use -t or -d, not both")
-	case c.Deadline < 0 || c.Timeline < 0:
-		return errors.New("-tmax and -timeline must be positive")
+	case c.Deadline < 0 || c.Timeline < 0 || c.SendWithin < 0:
+		return errors.New("-tmax, -send-within and -timeline must be positive")
 	case len(c.Steps) > 0 && (c.Rate > 0 || c.Duration > 0 || c.TimeLimit > 0):
 		return errors.New("a schedule of steps sets the rate and the duration: no -d, -t or single rate beside it")
 	}
@@ -89,6 +93,9 @@ func (c *Config) normalize() error {
 			return err
 		}
 		c.Duration = (&schedule{steps: c.Steps}).total()
+	}
+	if c.SendWithin == 0 {
+		c.SendWithin = c.Deadline
 	}
 	if c.Timeline > 0 && c.stopAt() == 0 {
 		return errors.New("a timeline needs a run of known length (-d, -t or a schedule)")

@@ -75,7 +75,8 @@ type Result struct {
 		Processing string `json:"processing"`
 	} `json:"histograms"`
 
-	hist struct{ total, connect, waiting, processing *hdrhistogram.Histogram }
+	hist       struct{ total, connect, waiting, processing *hdrhistogram.Histogram }
+	sliceHists []*hdrhistogram.Histogram // the timeline's, in memory only
 }
 
 // Summary is a latency distribution in milliseconds.
@@ -130,7 +131,7 @@ func (r *run) result(rec *recorder, start time.Time, elapsed time.Duration) *Res
 		res.OnTime = byStatus(rec.onTime)
 	}
 	if cfg.Timeline > 0 {
-		res.TimelineWidthS, res.Timeline = cfg.Timeline.Seconds(), rec.timeline()
+		res.TimelineWidthS, res.Timeline, res.sliceHists = cfg.Timeline.Seconds(), rec.timeline(), rec.histograms()
 	}
 	for k := kindConnect; k < numKinds; k++ {
 		res.Errors[kindNames[k]] = rec.kinds[k]

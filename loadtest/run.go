@@ -101,9 +101,8 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 // worker sends requests until the tickets, the time or ctx run out. In an
 // open loop, request i is due when the schedule says (start + i/rate at a
 // single rate) and its latency counts from then, however late the worker
-// gets to it; with a deadline, one the worker gets to later than that is
-// dropped unsent, as an exchange drops a request its bidder cannot take in
-// time.
+// gets to it; one the worker gets to later than SendWithin is dropped
+// unsent, as an exchange skips a bidder none of whose connections is free.
 func (r *run) worker(ctx context.Context, rec *recorder, start time.Time) {
 	cfg := &r.cfg
 	c := newClient(r.target.addr(), cfg.KeepAlive, cfg.Timeout)
@@ -134,7 +133,7 @@ func (r *run) worker(ctx context.Context, rec *recorder, start time.Time) {
 				case <-ctx.Done():
 					return
 				}
-			} else if cfg.Deadline > 0 && -wait > cfg.Deadline {
+			} else if cfg.SendWithin > 0 && -wait > cfg.SendWithin {
 				rec.drop(due)
 				continue
 			}

@@ -96,6 +96,11 @@ func TestDeadlineDrops(t *testing.T) {
 	assert.Equal(t, res.Complete, answered)
 	assert.Positive(t, res.Timeline[0].Dropped, "the drops are in the stall's slices")
 	assert.Greater(t, res.Timeline[0].P99Ms, 100.0, "the stalled answer shows in its slice")
+	first, ok := res.LatencyBetween(0, 100*time.Millisecond)
+	require.True(t, ok)
+	assert.Greater(t, first.Max, 150.0, "the stall, due in the first slice")
+	last, _ := res.LatencyBetween(500*time.Millisecond, time.Second)
+	assert.Less(t, last.Max, first.Max, "the slices after it are apart from it")
 }
 
 func TestScheduleConfig(t *testing.T) {

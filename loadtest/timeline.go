@@ -80,6 +80,15 @@ func (r *recorder) mergeTimeline(o *recorder) {
 	}
 }
 
+// histograms returns the slices' latency histograms.
+func (r *recorder) histograms() []*hdrhistogram.Histogram {
+	out := make([]*hdrhistogram.Histogram, len(r.slices))
+	for i, s := range r.slices {
+		out[i] = s.hist
+	}
+	return out
+}
+
 // timeline returns the recorded slices as a Result reports them.
 func (r *recorder) timeline() []Slice {
 	out := make([]Slice, 0, len(r.slices))
@@ -101,4 +110,22 @@ func byStatus(m map[int]int64) map[string]int64 {
 		out[statusKey(s)] = n
 	}
 	return out
+}
+
+// LatencyBetween returns the latency of the answers to the requests due
+// between from and to (from the start of the run), from the timeline's
+// slices (at their resolution); not ok when the result has no timeline in
+// memory (it is not saved with the JSON).
+func (res *Result) LatencyBetween(from, to time.Duration) (Summary, bool) {
+	if len(res.sliceHists) == 0 || res.TimelineWidthS <= 0 {
+		return Summary{}, false
+	}
+	width := time.Duration(res.TimelineWidthS * float64(time.Second))
+	h := hdrhistogram.New(histMin, histMax, 1)
+	for i, sh := range res.sliceHists {
+		if at := time.Duration(i) * width; at >= from && at < to {
+			h.Merge(sh)
+		}
+	}
+	return summarize(h), true
 }

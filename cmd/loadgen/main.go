@@ -108,7 +108,8 @@ func parseFlags(args []string, stderr io.Writer) (cfg loadtest.Config, out strin
 		cfg.Rate, cfg.Steps, err = loadtest.ParseRate(v)
 		return err
 	})
-	fs.DurationVar(&cfg.Deadline, "tmax", 0, "as an exchange: drop a request no connection can send within this of its due time, and count the answers that come within it (e.g. 100ms)")
+	fs.DurationVar(&cfg.Deadline, "tmax", 0, "as an exchange's tmax: count the answers that come within this of their due time, and drop a request not sent by then (see -send-within) (e.g. 100ms)")
+	fs.DurationVar(&cfg.SendWithin, "send-within", 0, "with -rate: drop a request no connection can send within this of its due time (default -tmax)")
 	fs.DurationVar(&cfg.Timeline, "timeline", 0, "report the run slice by slice, each this long (e.g. 100ms), in the JSON result (-o)")
 	fs.StringVar(&corpus, "corpus", "", "file of request bodies, one per line, sent round robin (implies -l)")
 	fs.StringVar(&warmup, "warmup", "", "unmeasured load first: a duration (10s) or a number of requests (1000)")
