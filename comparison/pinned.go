@@ -67,6 +67,35 @@ func (p *Process) Args() []string { return p.cmd.Args }
 // PID is the process's id (taskset execs the command in place).
 func (p *Process) PID() int { return p.cmd.Process.Pid }
 
+// Status reads one "Name: value" field of the process's /proc/PID/status.
+func (p *Process) Status(field string) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.PID()))
+	if err != nil {
+		return "", err
+	}
+	return statusField(string(b), field)
+}
+
+func statusField(status, field string) (string, error) {
+	for _, line := range strings.Split(status, "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			return strings.TrimSpace(rest), nil
+		}
+	}
+	return "", fmt.Errorf("no %s in /proc status", field)
+}
+
+// StatusBytes reads a "NNN kB" field of /proc/PID/status (VmRSS, VmHWM)
+// in bytes.
+func (p *Process) StatusBytes(field string) (int64, error) {
+	v, err := p.Status(field)
+	if err != nil {
+		return 0, err
+	}
+	kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(v, "kB")), 10, 64)
+	return kb * 1024, err
+}
+
 // Stop sends SIGTERM and waits up to stopTimeout (20 s), then kills; it
 // returns the exit status (at once when the process has already exited).
 func (p *Process) Stop() error {

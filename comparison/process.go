@@ -82,39 +82,11 @@ func (s *server) bidOnce(ctx context.Context, body []byte) (bool, error) {
 	return resp.StatusCode == http.StatusOK, nil
 }
 
-// status reads one "Name: value" field of /proc/PID/status.
-func (s *server) status(field string) (string, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.PID()))
-	if err != nil {
-		return "", err
-	}
-	return statusField(string(b), field)
-}
-
-func statusField(status, field string) (string, error) {
-	for _, line := range strings.Split(status, "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			return strings.TrimSpace(rest), nil
-		}
-	}
-	return "", fmt.Errorf("no %s in /proc status", field)
-}
-
-// kbField reads a "NNN kB" field of /proc/PID/status in bytes.
-func (s *server) kbField(field string) (int64, error) {
-	v, err := s.status(field)
-	if err != nil {
-		return 0, err
-	}
-	kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(v, "kB")), 10, 64)
-	return kb * 1024, err
-}
-
 // resetPeak starts a new peak-RSS window: it keeps the peak so far and
 // asks the kernel to reset VmHWM to the current RSS (clear_refs 5). It
 // reports whether the reset took.
 func (s *server) resetPeak() bool {
-	if hwm, err := s.kbField("VmHWM"); err == nil {
+	if hwm, err := s.StatusBytes("VmHWM"); err == nil {
 		s.peak = max(s.peak, hwm)
 	}
 	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.PID()), []byte("5"), 0) == nil
@@ -127,18 +99,18 @@ func (s *server) windowPeak(reset bool) int64 {
 	if !reset {
 		field = "VmRSS"
 	}
-	v, _ := s.kbField(field)
+	v, _ := s.StatusBytes(field)
 	return v
 }
 
 // peakRSS is the process's peak resident set over its whole life.
 func (s *server) peakRSS() int64 {
-	hwm, _ := s.kbField("VmHWM")
+	hwm, _ := s.StatusBytes("VmHWM")
 	return max(s.peak, hwm)
 }
 
 func (s *server) threads() int {
-	v, _ := s.status("Threads")
+	v, _ := s.Status("Threads")
 	n, _ := strconv.Atoi(v)
 	return n
 }

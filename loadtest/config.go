@@ -89,10 +89,10 @@ func (c *Config) normalize() error {
 		return errors.New("a schedule of steps sets the rate and the duration: no -d, -t or single rate beside it")
 	}
 	if len(c.Steps) > 0 {
-		if err := validSteps(c.Steps); err != nil {
+		var err error
+		if c.Duration, err = checkSteps(c.Steps); err != nil {
 			return err
 		}
-		c.Duration = (&schedule{steps: c.Steps}).total()
 	}
 	if c.SendWithin == 0 {
 		c.SendWithin = c.Deadline

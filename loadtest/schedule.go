@@ -47,30 +47,26 @@ type schedule struct {
 }
 
 // newSchedule returns cfg's schedule, or nil for a closed loop. A single
-// rate is one step, as long as the run.
+// rate is one step, as long as the run: unbounded when the run has no
+// time limit (it ends at its request count).
 func newSchedule(cfg *Config) *schedule {
-	steps := cfg.Steps
-	if len(steps) == 0 {
+	if len(cfg.Steps) == 0 {
 		if cfg.Rate <= 0 {
 			return nil
 		}
-		steps = []Step{{Rate: cfg.Rate, Duration: cfg.stopAt()}}
-	}
-	s := &schedule{steps: steps, end: -1}
-	var n int64
-	var at time.Duration
-	for i, st := range steps {
-		s.first, s.begin = append(s.first, n), append(s.begin, at)
-		if st.Duration <= 0 { // a single rate with no time limit
-			if i != len(steps)-1 {
-				panic("loadtest: only the last step may be unbounded")
-			}
-			return s
+		s := &schedule{steps: []Step{{Rate: cfg.Rate}}, first: []int64{0}, begin: []time.Duration{0}, end: -1}
+		if d := cfg.stopAt(); d > 0 {
+			s.end = int64(cfg.Rate * d.Seconds())
 		}
-		n += int64(st.Rate * st.Duration.Seconds())
+		return s
+	}
+	s := &schedule{steps: cfg.Steps}
+	var at time.Duration
+	for _, st := range cfg.Steps {
+		s.first, s.begin = append(s.first, s.end), append(s.begin, at)
+		s.end += int64(st.Rate * st.Duration.Seconds())
 		at += st.Duration
 	}
-	s.end = n
 	return s
 }
 
@@ -88,24 +84,14 @@ func (s *schedule) due(i int64) (time.Duration, bool) {
 	return offset, true
 }
 
-// total returns the schedule's length (0 when unbounded).
-func (s *schedule) total() time.Duration {
-	var d time.Duration
-	for _, st := range s.steps {
-		if st.Duration <= 0 {
-			return 0
-		}
-		d += st.Duration
-	}
-	return d
-}
-
-// validSteps checks a schedule's steps.
-func validSteps(steps []Step) error {
+// checkSteps checks a schedule's steps and returns how long it lasts.
+func checkSteps(steps []Step) (time.Duration, error) {
+	var total time.Duration
 	for _, st := range steps {
 		if st.Rate <= 0 || st.Duration <= 0 {
-			return errors.New("each step of a schedule needs a rate and a duration above zero")
+			return 0, errors.New("each step of a schedule needs a rate and a duration above zero")
 		}
+		total += st.Duration
 	}
-	return nil
+	return total, nil
 }

@@ -3,6 +3,7 @@ package overload
 import (
 	"errors"
 	"io"
+	"os"
 	"time"
 )
 
@@ -27,6 +28,7 @@ type Config struct {
 	// again; default 50ms.
 	Recovered time.Duration
 	Port      int       // dspd's public port (admin: Port+1); default 19791
+	LogDir    string    // where dspd's output goes; default the system's temporary directory
 	Log       io.Writer // progress lines; nil is silent
 }
 
@@ -60,6 +62,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Port == 0 {
 		c.Port = 19791
+	}
+	if c.LogDir == "" {
+		c.LogDir = os.TempDir()
 	}
 	if c.Log == nil {
 		c.Log = io.Discard

@@ -67,11 +67,11 @@ func withTmax(body []byte, tmax time.Duration) []byte {
 
 func measureOne(ctx context.Context, cfg *Config, fe string, factor float64, body []byte) (Row, error) {
 	row := Row{FrontEnd: fe, Conns: cfg.Conns, Factor: factor, Recovery: -1}
-	srv, err := start(ctx, cfg, fe)
+	srv, err := start(ctx, cfg, fe, cfg.LogDir)
 	if err != nil {
 		return row, err
 	}
-	defer srv.stop()
+	defer func() { _ = srv.Stop() }()
 	url := fmt.Sprintf("http://127.0.0.1:%d/dsp/recbid", cfg.Port)
 	base := loadtest.Config{URL: url, Bodies: [][]byte{body}, ContentType: "application/x-www-form-urlencoded",
 		Concurrency: cfg.Conns, KeepAlive: true, Timeout: 10 * time.Second}

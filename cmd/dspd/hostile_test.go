@@ -67,6 +67,17 @@ func postData(t testing.TB) []byte {
 	return b
 }
 
+// scrape returns the admin listener's /metrics page.
+func scrape(t *testing.T, adminAddr string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + adminAddr + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(body)
+}
+
 func bidOK(t *testing.T, client *http.Client, addr string, body []byte) {
 	t.Helper()
 	resp, err := client.Post("http://"+addr+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(string(body)))
@@ -221,12 +232,7 @@ func TestListenerLimits(t *testing.T) {
 	t.Run("header limit", func(t *testing.T) { conntest.HeaderLimitIsExact(t, addr, bid) })
 	t.Run("transfer codings", func(t *testing.T) { conntest.TransferCodings(t, addr, bid) })
 	t.Run("large body unread", func(t *testing.T) { conntest.LargeBodyRefusedUnread(t, addr) })
-	resp, err := http.Get("http://" + adminAddr + "/metrics")
-	require.NoError(t, err)
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.NoError(t, err)
-	metrics := string(body)
+	metrics := scrape(t, adminAddr)
 	if os.Getenv("DSPD_FRONT_END") == "fasthttp" {
 		// fasthttp refuses most codings itself (one reaches the core as a body it cannot read)
 		assert.Contains(t, metrics, `dspd_http_errors_total{code="bad_request",endpoint="listener"}`)

@@ -88,14 +88,3 @@ func metricLines(page string, prefixes ...string) []string {
 	}
 	return out
 }
-
-// scrape returns the admin listener's /metrics page.
-func scrape(t *testing.T, adminAddr string) string {
-	t.Helper()
-	resp, err := http.Get("http://" + adminAddr + "/metrics")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return string(body)
-}

@@ -99,12 +99,7 @@ func (fl *filler) fill(spare int64) {
 
 // unavailable reads dspd_state_unavailable from the admin listener.
 func unavailable(t *testing.T, admin string) bool {
-	resp, err := http.Get("http://" + admin + "/metrics")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return strings.Contains(string(body), "\ndspd_state_unavailable 1\n")
+	return strings.Contains(scrape(t, admin), "\ndspd_state_unavailable 1\n")
 }
 
 // TestFullDisk: on a disk with about 1 MiB free, dspd starts (a new WAL
