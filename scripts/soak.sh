@@ -10,12 +10,12 @@
 #  4. start-up: dspd on a directory of 4,000,000 bid records and 1,000,000
 #     frequency counters must be ready within 5 s.
 #  5. kill -9: many large rounds of the kill -9 test.
-#  6. each fuzz target for 60 s.
+#  6. each fuzz target for 300,000 inputs.
 # Loopback only. Usage: scripts/soak.sh [CONNECTIONS] [REQUESTS] [FUZZTIME]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-conns=${1:-10000} requests=${2:-1000000} fuzztime=${3:-60s}
+conns=${1:-10000} requests=${2:-1000000} fuzztime=${3:-300000x}
 cpus
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 echo "open files limit: $(ulimit -n)"
@@ -61,10 +61,10 @@ awk -v r="$ready" 'BEGIN {exit !(r <= 5)}' || { echo "soak: start-up took more t
 echo "== 5. kill -9: 5 large rounds of each kind =="
 DSPD_KILL9_RUNS=5 DSPD_KILL9_ACKS=20000 go test -count=1 -timeout 30m -run 'TestKill9' -v ./cmd/dspd | grep -E 'kill -9|^(ok|FAIL|---)'
 
-echo "== 6. fuzzing, $fuzztime per target =="
+echo "== 6. fuzzing, $fuzztime per target (inputs: a count, see the Makefile) =="
 go test -run '^$' -fuzz '^FuzzParseForm$' -fuzztime "$fuzztime" ./api | tail -2
 go test -run '^$' -fuzz '^FuzzRecbid$' -fuzztime "$fuzztime" ./api | tail -2
-go test -run '^$' -fuzz '^FuzzOpenRTB$' -fuzztime "$fuzztime" -fuzzminimizetime 10s ./api | tail -2
+go test -run '^$' -fuzz '^FuzzOpenRTB$' -fuzztime "$fuzztime" -fuzzminimizetime 10000x ./api | tail -2
 go test -run '^$' -fuzz '^FuzzDecrypt$' -fuzztime "$fuzztime" ./exchange | tail -2
-go test -run '^$' -fuzz '^FuzzScannerParity$' -fuzztime "$fuzztime" -fuzzminimizetime 10s ./internal/jsoncodec | tail -2
+go test -run '^$' -fuzz '^FuzzScannerParity$' -fuzztime "$fuzztime" -fuzzminimizetime 10000x ./internal/jsoncodec | tail -2
 echo "soak passed"
