@@ -1,10 +1,8 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/internal/smallfs"
 )
 
 // TestRemovedStateDirectory: rm -rf of the state directory under a running
@@ -48,58 +48,11 @@ func TestRemovedStateDirectory(t *testing.T) {
 	assert.Contains(t, d.lastLines(), "state directory removed or replaced")
 }
 
-// smallFS mounts a tmpfs of size bytes for the test (root only; skipped
-// otherwise, except under CI, where it fails).
-func smallFS(t *testing.T, size int) string {
-	t.Helper()
-	dir := t.TempDir()
-	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("a full-disk test needs root to mount a small tmpfs")
-		}
-		t.Skip("a full-disk test needs root to mount a small tmpfs")
-	}
-	out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+strconv.Itoa(size), "tmpfs", dir).CombinedOutput()
-	require.NoError(t, err, "mount a tmpfs: %s", out)
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
-	return dir
-}
-
-// filler fills the file system of dir with a file of zeros, leaving
-// spare bytes free.
-type filler struct {
-	t *testing.T
-	f *os.File
-}
-
-func newFiller(t *testing.T, dir string) *filler {
-	f, err := os.Create(filepath.Join(dir, "filler"))
-	require.NoError(t, err)
-	t.Cleanup(func() { f.Close() })
-	return &filler{t: t, f: f}
-}
-
-// fill writes zeros until the file system is full, then frees spare bytes.
-func (fl *filler) fill(spare int64) {
-	chunk := make([]byte, 64<<10)
-	for {
-		if _, err := fl.f.Write(chunk); err != nil {
-			require.ErrorIs(fl.t, err, syscall.ENOSPC)
-			break
-		}
-	}
-	if spare > 0 {
-		st, err := fl.f.Stat()
-		require.NoError(fl.t, err)
-		require.NoError(fl.t, fl.f.Truncate(st.Size()-spare))
-		_, err = fl.f.Seek(0, io.SeekEnd)
-		require.NoError(fl.t, err)
-	}
-}
-
-// unavailable reads dspd_state_unavailable from the admin listener.
+// unavailable reads dspd_state_unavailable and dspd_events_unavailable
+// from the admin listener: either makes dspd refuse bids and notices.
 func unavailable(t *testing.T, admin string) bool {
-	return strings.Contains(scrape(t, admin), "\ndspd_state_unavailable 1\n")
+	m := scrape(t, admin)
+	return strings.Contains(m, "\ndspd_state_unavailable 1\n") || strings.Contains(m, "\ndspd_events_unavailable 1\n")
 }
 
 // TestFullDisk: on a disk with about 1 MiB free, dspd starts (a new WAL
@@ -109,13 +62,22 @@ func unavailable(t *testing.T, admin string) bool {
 // of room is enough for dspd to serve again (it used to need the 18 MB),
 // and the retried notice is acknowledged. When the disk fills again,
 // SIGTERM ends dspd within its drain timeout (it used to wait for room
-// forever, so that only SIGKILL ended it).
+// forever, so that only SIGKILL ended it). It runs with the event log in
+// the state's directory (the default), whose writes meet the full disk
+// too, and without it.
 func TestFullDisk(t *testing.T) {
-	fs := smallFS(t, 48<<20)
-	fl := newFiller(t, fs)
-	fl.fill(1 << 20)
+	for _, ev := range []string{"auto", "none"} {
+		t.Run("-events "+ev, func(t *testing.T) { testFullDisk(t, ev) })
+	}
+}
+
+func testFullDisk(t *testing.T, events string) {
+	fs := smallfs.Mount(t, 48<<20)
+	fl := smallfs.NewFiller(t, fs)
+	fl.Fill(1 << 20)
 	d := startChild(t, "-addr", "127.0.0.1:0", "-admin", "127.0.0.1:0", "-campaigns", copyFile(t, "../../testdata/campaigns.json"),
-		"-state", "disk:"+filepath.Join(fs, "data"), "-clock-start", "2026-11-04T08:00:00Z", "-drain-timeout", "1s")
+		"-state", "disk:"+filepath.Join(fs, "data"), "-clock-start", "2026-11-04T08:00:00Z", "-drain-timeout", "1s",
+		"-events", events)
 	c := &http.Client{Timeout: 30 * time.Second}
 	// bidUntilFull bids (each bid's record is written within the bid
 	// window) until the disk refuses a write and dspd stops bidding.
@@ -129,12 +91,12 @@ func TestFullDisk(t *testing.T) {
 	}
 	won, ok := bid(t, c, d.public, "u-won")
 	require.True(t, ok)
-	fl.fill(0)
+	fl.Fill(0)
 	bidUntilFull()
 	status, _ := notice(t, c, d.public, won.id, 1_000_000)
 	assert.Equal(t, http.StatusServiceUnavailable, status, "a notice is refused while the disk is full, to be retried")
 
-	require.NoError(t, fl.f.Truncate(mustSize(t, fl.f)-64<<10)) // room again: 64 KiB
+	fl.Free(64 << 10) // room again: 64 KiB
 	deadline := time.Now().Add(30 * time.Second)
 	for unavailable(t, d.admin) {
 		require.True(t, time.Now().Before(deadline), "dspd still state_unavailable with 64 KiB free:\n%s", d.lastLines())
@@ -143,7 +105,7 @@ func TestFullDisk(t *testing.T) {
 	status, _ = notice(t, c, d.public, won.id, 1_000_000)
 	assert.Equal(t, http.StatusNoContent, status, "the retried notice is acknowledged once there is room")
 
-	fl.fill(0)
+	fl.Fill(0)
 	bidUntilFull()
 	require.NoError(t, d.cmd.Process.Signal(syscall.SIGTERM))
 	stopped := time.Now()
@@ -153,10 +115,4 @@ func TestFullDisk(t *testing.T) {
 		t.Fatalf("dspd still running %v after SIGTERM on a full disk:\n%s", time.Since(stopped), d.lastLines())
 	}
 	assert.Less(t, time.Since(stopped), 5*time.Second, "within the drain timeout and the close")
-}
-
-func mustSize(t *testing.T, f *os.File) int64 {
-	st, err := f.Stat()
-	require.NoError(t, err)
-	return st.Size()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/internal/smallfs"
 	"github.com/recbid/dspd/state/statetest"
 )
 
@@ -465,16 +465,11 @@ func campaignOf(d bidder.Decision) string {
 // not to be held by another process. As root (who writes through file
 // modes) it is a read-only tmpfs the test mounts.
 func TestReadOnlyDirectory(t *testing.T) {
-	dir := t.TempDir()
+	var dir string
 	if os.Geteuid() == 0 {
-		if err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", dir).Run(); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("mount a read-only tmpfs: %v", err)
-			}
-			t.Skipf("cannot mount a read-only tmpfs here: %v", err)
-		}
-		t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+		dir = smallfs.Mount(t, 1<<20, "ro")
 	} else {
+		dir = t.TempDir()
 		require.NoError(t, os.Chmod(dir, 0o555))
 		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
 	}
