@@ -20,6 +20,7 @@ build:
 	$(GO) build -o $(BIN)/gendata ./cmd/gendata
 	$(GO) build -o $(BIN)/bareserver ./cmd/bareserver
 	$(GO) build -o $(BIN)/loadgen ./cmd/loadgen
+	$(GO) build -o $(BIN)/dspd-events ./cmd/dspd-events
 
 run: build
 	$(BIN)/dspd -addr 127.0.0.1:9090 -admin 127.0.0.1:6060 -campaigns testdata/campaigns.json

@@ -13,6 +13,7 @@ var (
 	openrtbCampaigns = OpenrtbCampaigns
 	ortbCampaign     = OrtbCampaign
 	benchServer      = BenchServer
+	benchServerWith  = BenchServerWith
 	benchServerT     = BenchServerT
 	writeCampaigns   = WriteCampaigns
 	nbrCodes         = NbrCodes

@@ -4,17 +4,21 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	. "github.com/recbid/dspd/api"
 	fastfront "github.com/recbid/dspd/api/fasthttp"
 	"github.com/recbid/dspd/api/nethttp"
 
+	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
 
+	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 )
 
@@ -81,6 +85,20 @@ func BenchmarkRecbid(b *testing.B) {
 	})
 	b.Run("fasthttp/post.data", func(b *testing.B) {
 		benchFast(b, fastfront.Handler(benchServer(b)), "/dsp/recbid", FormMediaType, [][]byte{[]byte(post)})
+	})
+	// The event log (a bid record each, written and synced every 2 ms, as
+	// with dspd's default -bid-window) and the tracking URLs in the adm.
+	b.Run("events/post.data", func(b *testing.B) {
+		srv := benchServerWith(b, func(c *Config) { c.Events = benchLog(b) })
+		benchRecbid(b, nethttp.EndpointHandler(srv, EndpointRecbid), []string{post})
+	})
+	b.Run("tracked/post.data", func(b *testing.B) {
+		srv := benchServerWith(b, func(c *Config) { c.Track = true })
+		benchRecbid(b, nethttp.EndpointHandler(srv, EndpointRecbid), []string{post})
+	})
+	b.Run("events+tracked/requests.txt", func(b *testing.B) {
+		srv := benchServerWith(b, func(c *Config) { c.Events, c.Track = benchLog(b), true })
+		benchRecbid(b, nethttp.EndpointHandler(srv, EndpointRecbid), corpus)
 	})
 	b.Run("core/post.data", func(b *testing.B) {
 		srv := benchServer(b)
@@ -189,3 +207,13 @@ const benchMultiImp = `{"id":"7c0f3e9a5b2d4c18a6e1f0d9b8c7a654","imp":[` +
 	`"device":{"ua":"Mozilla/5.0 (Linux; Android 14; 23049RAD8C Build/UKQ1.230804.001; wv)","ip":"116.228.111.18",` +
 	`"geo":{"country":"CHN","region":"31","city":"Shanghai"},"devicetype":4,"os":"android"},` +
 	`"user":{"id":"u_k3v9q2m7x1c8z5w4r6t0y2p8n1b7"},"at":1,"tmax":120,"cur":["USD"]}`
+
+// benchLog is an event log in the benchmark's directory, its window
+// dspd's default bid window.
+func benchLog(b *testing.B) *events.Log {
+	l, err := events.Open(events.Config{Dir: b.TempDir(), Window: 2 * time.Millisecond,
+		Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = l.Close() })
+	return l
+}

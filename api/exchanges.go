@@ -24,6 +24,7 @@ type wire struct {
 	nurlOpen    []byte // `"<public-url>/dsp/win[/X]?bidid=`, JSON-escaped, the string left open for the bid id
 	nurlClose   []byte // `&price=<macro>"`
 	burlClose   []byte // `&price=<macro>&billing=1"`
+	track       *trackWire
 	m           *exchangeMetrics
 }
 
@@ -40,6 +41,7 @@ func (s *Server) newWire(ex *exchange.Exchange) *wire {
 		nurlOpen:    open[:len(open)-1],
 		nurlClose:   jsoncodec.AppendString(nil, "&price="+ex.PriceMacro)[1:],
 		burlClose:   jsoncodec.AppendString(nil, "&price="+ex.PriceMacro+"&billing=1")[1:],
+		track:       newTrackWire(s.cfg.PublicURL, ex),
 		m:           s.metrics.exchange(ex.ID),
 	}
 }

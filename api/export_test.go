@@ -20,6 +20,7 @@ var (
 	OpenrtbCampaigns = openrtbCampaigns
 	OrtbCampaign     = ortbCampaign
 	BenchServer      = benchServer
+	BenchServerWith  = benchServerWith
 	BenchServerT     = benchServerT
 	WriteCampaigns   = writeCampaigns
 	NbrCodes         = nbrCodes

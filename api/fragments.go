@@ -5,6 +5,7 @@ import (
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
+	"github.com/recbid/dspd/tracker"
 )
 
 // A bid response is
@@ -24,7 +25,12 @@ const nurlKey = `,"nurl":`
 // creativeJSON is the pre-encoded part of a bid response for one creative.
 type creativeJSON struct {
 	head []byte // from ,"price": to ,"nurl":
-	tail []byte // from ,"adm": to the end of the response
+	tail []byte // from ,"adm": to the end of the response (untracked)
+	// tracked is the tail of a tracked bid (trackurl.go): its adm with
+	// holes for the bid's tracking URLs, and trackIDs the creative's part
+	// of those URLs.
+	tracked  []admPart
+	trackIDs [numContexts][]byte
 }
 
 // encodeCreatives pre-encodes the response fragments of every creative of
@@ -58,24 +64,38 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 	b = append(b, nurlKey...)
 	head := b
 
-	var adm []byte
-	adm = append(adm, `<a href="`...)
-	adm = appendHTMLEscaped(adm, cr.ClickURL)
-	adm = append(adm, `" target="_blank"><img src="`...)
-	adm = appendHTMLEscaped(adm, cr.ImageURL)
-	adm = append(adm, `" width="`...)
-	adm = strconv.AppendInt(adm, int64(cr.W), 10)
-	adm = append(adm, `" height="`...)
-	adm = strconv.AppendInt(adm, int64(cr.H), 10)
-	adm = append(adm, `" alt="`...)
-	adm = appendHTMLEscaped(adm, c.Advertiser)
-	adm = append(adm, `"></a>`...)
+	// The banner: the creative's image in a link to its click URL; tracked,
+	// the link goes through dspd's click URL and an impression pixel
+	// follows the link.
+	img := []byte(`" target="_blank"><img src="`)
+	img = appendHTMLEscaped(img, cr.ImageURL)
+	img = append(img, `" width="`...)
+	img = strconv.AppendInt(img, int64(cr.W), 10)
+	img = append(img, `" height="`...)
+	img = strconv.AppendInt(img, int64(cr.H), 10)
+	img = append(img, `" alt="`...)
+	img = appendHTMLEscaped(img, c.Advertiser)
+	img = append(img, `"></a>`...)
 
+	adm := appendHTMLEscaped([]byte(`<a href="`), cr.ClickURL)
+	adm = append(adm, img...)
 	var t []byte
 	t = append(t, `,"adm":`...)
 	t = jsoncodec.AppendString(t, string(adm))
 	t = append(t, `}`+responseClose...)
-	return creativeJSON{head: head, tail: t}
+
+	tracked := []admPart{
+		{lit: append([]byte(`,"adm":"`), jsonInner(`<a href="`)...), hole: hole{tracker.Click, inHTML}},
+		{lit: jsonInner(string(img) + `<img src="`), hole: hole{tracker.Impression, inHTML}},
+		{lit: append(jsonInner(`" width="1" height="1" alt="" style="display:none">`), `"}`+responseClose...)},
+	}
+	return creativeJSON{head: head, tail: t, tracked: tracked, trackIDs: trackIDs(c.ID, cr.ID)}
+}
+
+// jsonInner returns s escaped as the inside of a JSON string.
+func jsonInner(s string) []byte {
+	b := jsoncodec.AppendString(nil, s)
+	return b[1 : len(b)-1]
 }
 
 func appendJSONList(b []byte, list []string) []byte {

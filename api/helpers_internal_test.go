@@ -95,14 +95,22 @@ func impList(n int) string {
 // stores) over testdata's campaigns and the exchange corpus's currency
 // rates, its clock started at testNow as -clock-start does, so that
 // testdata's flights and hours hold.
-func benchServer(b *testing.B) *Server {
+func benchServer(b *testing.B) *Server { return benchServerWith(b, nil) }
+
+// benchServerWith is benchServer with its configuration changed by mod
+// (its event log, its tracking), before the server is made.
+func benchServerWith(b testing.TB, mod func(*Config)) *Server {
 	b.Helper()
 	now := clock.StartingAt(testNow)
 	engine := bidder.NewEngine(bidder.Config{Clock: now},
 		memory.NewLedger(memory.LedgerConfig{Clock: now}),
-		memory.NewBidStore(memory.BidStoreConfig{}))
-	srv, err := NewServer(Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
-		CurrencyRatesPath: corpusRates, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, engine)
+		memory.NewBidStore(memory.BidStoreConfig{Clock: now}))
+	cfg := Config{PublicURL: "http://localhost:9090", CampaignsPath: testdataCampaigns,
+		CurrencyRatesPath: corpusRates, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if mod != nil {
+		mod(&cfg)
+	}
+	srv, err := NewServer(cfg, engine)
 	require.NoError(b, err)
 	_, err = srv.Reload(b.Context())
 	require.NoError(b, err)

@@ -15,9 +15,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/countrand"
+	"github.com/recbid/dspd/state/disk"
 	"github.com/recbid/dspd/state/memory"
+	"github.com/recbid/dspd/tracker"
 )
 
 type testServer struct {
@@ -27,6 +30,7 @@ type testServer struct {
 	bids   *memory.BidStore
 	public http.Handler
 	admin  http.Handler
+	log    *events.Log // the event log, when the options asked for one
 }
 
 // newTestServer serves the campaigns file at path on a fixed server clock
@@ -56,6 +60,12 @@ type serverOptions struct {
 	random  bool                                  // random bid ids, as in production
 	proxies exchange.Proxies                      // -trusted-proxies
 	empty   bool                                  // -allow-empty-campaigns
+	// the event log and tracking
+	events      *events.Config // an event log of this configuration, with the disk state's outbox (nil: none)
+	eventsWait  bool           // -bid-window 0: a bid waits for its record's sync
+	nobidSample int            // -events-nobid-sample
+	track       bool           // -track
+	disk        string         // the disk state in this directory, instead of the memory stores
 }
 
 // testHashKey keys the user hash of test servers.
@@ -70,7 +80,7 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		o.maxBids = 100_000
 	}
 	ledger := memory.NewLedger(memory.LedgerConfig{Clock: o.clock})
-	bc := memory.BidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader)}
+	bc := memory.BidStoreConfig{TTL: time.Minute, MaxBids: o.maxBids, Random: new(countrand.Reader), Clock: o.clock}
 	if o.random {
 		bc.Random = nil
 	}
@@ -83,6 +93,20 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 	if o.wrapL != nil {
 		books = o.wrapL(ledger)
 	}
+	if o.disk != "" {
+		st, err := disk.Open(disk.Config{Dir: o.disk, Clock: o.clock, BidTTL: time.Minute, Logger: slog.New(slog.DiscardHandler)})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = st.Close() })
+		books, store, ledger, bids = st.Ledger(), st.Bids(), nil, nil
+	}
+	var evlog *events.Log
+	if o.events != nil {
+		cfg := *o.events
+		if outbox, ok := store.(bidder.EventOutbox); ok {
+			cfg.Outbox = outbox
+		}
+		evlog = openLog(t, cfg)
+	}
 	engine := bidder.NewEngine(bidder.Config{Clock: o.clock, BidTTL: time.Minute, HashKey: testHashKey}, books, store)
 	srv, err := NewServer(Config{
 		Seat:                "dsp",
@@ -94,13 +118,18 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		TrustRequestTS:      o.trustTS,
 		AllowEmptyCampaigns: o.empty,
 		Logger:              slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Events:              evlog,
+		EventsWait:          o.eventsWait,
+		NoBidSample:         o.nobidSample,
+		Track:               o.track,
+		TrackKey:            tracker.DeriveKey(testHashKey),
 	}, engine)
 	require.NoError(t, err)
 	if path != "" {
 		_, err = srv.Reload(t.Context())
 		require.NoError(t, err)
 	}
-	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids,
+	return &testServer{Server: srv, engine: engine, ledger: ledger, bids: bids, log: evlog,
 		public: publicHandler(srv), admin: admin.Handler(srv, "")}
 }
 

@@ -55,27 +55,40 @@ type Endpoint uint8
 
 // The public endpoints.
 const (
-	EndpointNone    Endpoint = iota // no such path: 404
-	EndpointRecbid                  // POST /dsp/recbid[/X]
-	EndpointWin                     // GET /dsp/win[/X]
-	EndpointOpenRTB                 // POST /openrtb2/bid[/X]
+	EndpointNone       Endpoint = iota // no such path: 404
+	EndpointRecbid                     // POST /dsp/recbid[/X]
+	EndpointWin                        // GET /dsp/win[/X]
+	EndpointOpenRTB                    // POST /openrtb2/bid[/X]
+	EndpointImpression                 // GET /dsp/imp[/X]
+	EndpointClick                      // GET /dsp/click[/X]
+	EndpointVideo                      // GET /dsp/video[/X]
 )
+
+// Routes lists every endpoint with its bare path, for the front ends'
+// routers.
+func Routes() []struct {
+	Path     string
+	Endpoint Endpoint
+} {
+	return []struct {
+		Path     string
+		Endpoint Endpoint
+	}{{RecbidPath, EndpointRecbid}, {WinPath, EndpointWin}, {OpenRTBPath, EndpointOpenRTB},
+		{ImpressionPath, EndpointImpression}, {ClickPath, EndpointClick}, {VideoPath, EndpointVideo}}
+}
 
 // Route returns the endpoint and the exchange a public path names: the
 // bare paths are exchange.DefaultID's, "/X" after them exchange X's. A
 // path naming no endpoint, or the default exchange by its name, is
 // EndpointNone.
 func Route(path string) (Endpoint, string) {
-	for _, p := range [...]struct {
-		prefix string
-		e      Endpoint
-	}{{RecbidPath, EndpointRecbid}, {WinPath, EndpointWin}, {OpenRTBPath, EndpointOpenRTB}} {
-		if len(path) < len(p.prefix) || path[:len(p.prefix)] != p.prefix {
+	for _, p := range routes {
+		if len(path) < len(p.Path) || path[:len(p.Path)] != p.Path {
 			continue
 		}
-		rest := path[len(p.prefix):]
+		rest := path[len(p.Path):]
 		if rest == "" {
-			return p.e, exchange.DefaultID
+			return p.Endpoint, exchange.DefaultID
 		}
 		if rest[0] != '/' {
 			return EndpointNone, ""
@@ -84,10 +97,12 @@ func Route(path string) (Endpoint, string) {
 		if !ok || rest == "/" || strings.IndexByte(id, '/') >= 0 {
 			return EndpointNone, ""
 		}
-		return p.e, id
+		return p.Endpoint, id
 	}
 	return EndpointNone, ""
 }
+
+var routes = Routes()
 
 // ExchangeParam returns the exchange a path's route parameter names:
 // exchange.DefaultID when there is none, and not ok for the default
@@ -112,8 +127,15 @@ type Response struct {
 	Duplicate  bool               // X-Win-Duplicate: 1
 	RetryAfter bool               // Retry-After: 1
 	Version    string             // X-Openrtb-Version echoed, when not ""
-	jw         jsoncodec.Writer
-	hasBody    bool
+	// Pixel answers a transparent 1×1 GIF (Content-Type image/gif) instead
+	// of a body; NoStore forbids caching the answer (Cache-Control:
+	// no-store), as a tracker's must not be; Location is a redirect's
+	// target (302).
+	Pixel    bool
+	NoStore  bool
+	Location string
+	jw       jsoncodec.Writer
+	hasBody  bool
 }
 
 var responses = sync.Pool{New: func() any { return new(Response) }}
@@ -165,6 +187,7 @@ func (r *Response) noContent() { r.Status = statusNoContent }
 const (
 	statusOK                   = 200
 	statusNoContent            = 204
+	statusFound                = 302
 	statusBadRequest           = 400
 	statusForbidden            = 403
 	statusNotFound             = 404
@@ -187,6 +210,8 @@ func (s *Server) Serve(e Endpoint, exchangeID string, req *Request, resp *Respon
 		s.serveWin(exchangeID, req, resp)
 	case EndpointOpenRTB:
 		s.serveOpenRTB(exchangeID, req, resp)
+	case EndpointImpression, EndpointClick, EndpointVideo:
+		s.serveTracker(e, exchangeID, req, resp)
 	default:
 		resp.NotFound()
 	}

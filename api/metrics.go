@@ -9,6 +9,7 @@ import (
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/exchange"
+	"github.com/recbid/dspd/tracker"
 )
 
 // metrics are the server's Prometheus series. Label values are resolved at
@@ -28,6 +29,11 @@ type metrics struct {
 	stateErrors             prometheus.Counter
 	panics                  prometheus.Counter
 	openrtb                 openrtbMetrics
+
+	// the event log and the trackers (events_metrics.go)
+	eventsRefused                     prometheus.Counter
+	trackers                          [tracker.Complete + 1][numTrackOutcomes]prometheus.Counter
+	billingRecorded, billingDuplicate prometheus.Counter
 
 	// the series labelled by exchange
 	requests, nobid, wins, spend, refused, openrtbRequests *prometheus.CounterVec

@@ -78,9 +78,19 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
 	base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
 	shed := false
+	down := s.eventsDown() // no bid whose record could not be kept
 	for i := range req.imps {
-		d := s.decideImp(r.Ctx, cur, &base, &req.imps[i])
+		var d bidder.Decision
+		var floor bidder.Micros
+		if down {
+			d.Reason = bidder.ReasonStateUnavailable
+		} else {
+			d, floor = s.decideImp(r.Ctx, cur, &base, &req.imps[i])
+		}
 		shed = shed || d.Shed
+		if d.Bid() && !s.logOpenRTBBid(r.Ctx, &base, &req.imps[i], &d, floor) {
+			d = bidder.Decision{Reason: bidder.ReasonStateUnavailable}
+		}
 		if d.Bid() {
 			bids = append(bids, openrtbBid{imp: i, d: d})
 			base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
@@ -98,11 +108,23 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 		if reason == bidder.ReasonNone {
 			reason = bidder.ReasonNoMatch
 		}
+		s.logNoBid(&base, reason, protocolOpenRTB)
 		s.openrtbNoBid(r, resp, wr.m, req.id, reason)
 		return
 	}
 	wr.m.openrtb.bid.Inc()
-	s.encodeOpenRTB(resp.json(statusOK), req, bids, cur.creatives, wr)
+	s.encodeOpenRTB(resp.json(statusOK), req, bids, cur.creatives, wr, requestSeconds(&base))
+}
+
+// logOpenRTBBid writes the record of an impression's bid (decideImp made
+// it at the size d.Creative has).
+func (s *Server) logOpenRTBBid(ctx context.Context, base *bidder.Request, imp *openrtbImp, d *bidder.Decision, floor bidder.Micros) bool {
+	if s.cfg.Events == nil {
+		return true
+	}
+	req := *base
+	req.ImpID, req.Floor, req.W, req.H = imp.id, floor, d.Creative.W, d.Creative.H
+	return s.logBid(ctx, &req, d, protocolOpenRTB)
 }
 
 // decideImp makes the decision of one impression: one Choose per banner
@@ -111,10 +133,11 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 // bid, the reason is the furthest stage any size reached; an impression
 // without a banner size, or in a private auction, gets no_match. A floor in
 // another currency is converted to USD with the serving rates; one without
-// a rate is reason currency.
-func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Request, imp *openrtbImp) bidder.Decision {
+// a rate is reason currency. It returns the floor in USD micros beside the
+// decision.
+func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Request, imp *openrtbImp) (bidder.Decision, bidder.Micros) {
 	if imp.private {
-		return bidder.Decision{Reason: bidder.ReasonNoMatch} // deals only, and dspd trades none
+		return bidder.Decision{Reason: bidder.ReasonNoMatch}, 0 // deals only, and dspd trades none
 	}
 	req := *base
 	req.ImpID, req.Floor, req.Secure = imp.id, imp.floor, imp.secure
@@ -137,7 +160,7 @@ func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Reque
 			s.stateError(err)
 		}
 		if d.Shed {
-			return d // too late for every size
+			return d, req.Floor // too late for every size
 		}
 		if !d.Bid() {
 			reason = max(reason, d.Reason)
@@ -151,13 +174,13 @@ func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Reque
 		if reason == bidder.ReasonNone { // no banner size to try
 			reason = bidder.ReasonNoMatch
 		}
-		return bidder.Decision{Reason: reason}
+		return bidder.Decision{Reason: reason}, req.Floor
 	}
 	req.W, req.H = bestW, bestH
 	if err := s.engine.Keep(ctx, &req, &best); err != nil {
 		s.stateError(err)
 	}
-	return best
+	return best, req.Floor
 }
 
 // stateError reports what a decision's state stores said: a full store
@@ -230,7 +253,7 @@ const responseClose = "]}]}"
 // ,"price": to ,"nurl":, with ,"mtype":1 put before ,"nurl":) and tail
 // (,"adm":…} and the response's close), and the exchange's nurl and burl
 // (their paths and price macro are the exchange's).
-func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON, wr *wire) {
+func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON, wr *wire, timeS int64) {
 	var id [32]byte
 	for i := range bids {
 		b := &bids[i]
@@ -253,7 +276,11 @@ func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []
 		out := wr.appendNURL(jw.Bytes(), bidID)
 		out = append(out, `,"burl":`...)
 		out = wr.appendBURL(out, bidID)
-		out = append(out, cr.tail[:len(cr.tail)-len(responseClose)]...)
+		if s.cfg.Track {
+			out = s.appendTracked(out, cr, wr.track, &b.d, wr.ex.ID, timeS, len(responseClose))
+		} else {
+			out = append(out, cr.tail[:len(cr.tail)-len(responseClose)]...)
+		}
 		jw.SetBytes(out)
 	}
 	jw.RawString(responseClose)

@@ -28,6 +28,10 @@ func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
 		return
 	}
 	req.Exchange, req.Pricing = wr.ex.ID, wr.fingerprint
+	if s.eventsDown() { // no bid whose record could not be kept
+		s.noBid(resp, wr.m, bidder.ReasonStateUnavailable)
+		return
+	}
 	d, err := s.engine.Decide(r.Ctx, cur.catalog, &req)
 	s.metrics.decision.Observe(s.engine.Now().Sub(arrived).Seconds())
 	if err != nil {
@@ -36,7 +40,11 @@ func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
 	if d.Shed {
 		s.metrics.shedRecbid.Inc()
 	}
+	if d.Bid() && !s.logBid(r.Ctx, &req, &d, protocolRecbid) {
+		d = bidder.Decision{Reason: bidder.ReasonStateUnavailable}
+	}
 	if !d.Bid() {
+		s.logNoBid(&req, d.Reason, protocolRecbid)
 		s.noBid(resp, wr.m, d.Reason)
 		return
 	}
@@ -45,7 +53,8 @@ func (s *Server) serveRecbid(exchangeID string, r *Request, resp *Response) {
 }
 
 // encodeBid writes the bid response of the contract, with the nurl of the
-// exchange the bid was made for.
+// exchange the bid was made for, and, when tracking, the bid's tracking
+// URLs in its adm.
 func (s *Server) encodeBid(jw jsoncodec.Writer, req *bidder.Request, d *bidder.Decision, cr *creativeJSON, wr *wire) {
 	var id [32]byte
 	bidID := d.BidID.AppendHex(id[:0])
@@ -58,8 +67,23 @@ func (s *Server) encodeBid(jw jsoncodec.Writer, req *bidder.Request, d *bidder.D
 	jw.RawString(`","impid":`)
 	jw.ASCIIString(req.ImpID)
 	jw.Raw(cr.head)
-	jw.SetBytes(wr.appendNURL(jw.Bytes(), bidID))
-	jw.Raw(cr.tail)
+	out := wr.appendNURL(jw.Bytes(), bidID)
+	if s.cfg.Track {
+		out = s.appendTracked(out, cr, wr.track, d, wr.ex.ID, requestSeconds(req), 0)
+	} else {
+		out = append(out, cr.tail...)
+	}
+	jw.SetBytes(out)
+}
+
+// requestSeconds is a request's time in whole Unix seconds (rounded down),
+// as tracking URLs carry it.
+func requestSeconds(req *bidder.Request) int64 {
+	s := req.TimeMs / 1000
+	if req.TimeMs%1000 < 0 {
+		s--
+	}
+	return s
 }
 
 func (s *Server) noBid(resp *Response, m *exchangeMetrics, reason bidder.NoBidReason) {

@@ -12,8 +12,10 @@ import (
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/currency"
+	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/problems"
+	"github.com/recbid/dspd/tracker"
 )
 
 // Config configures a Server. Zero fields take the defaults below.
@@ -52,7 +54,31 @@ type Config struct {
 	// Logger receives start-up, reload and error logs, never one line per
 	// request. Default slog.Default().
 	Logger *slog.Logger
+
+	// Events is the event log (package events), or nil for none: every
+	// bid, win, billing notice and tracker event becomes a record.
+	Events *events.Log
+	// EventsWait makes a bid's answer wait until its record is synced (the
+	// state's -bid-window 0: no answered bid's record is lost to a crash).
+	EventsWait bool
+	// NoBidSample writes a record of one no bid in NoBidSample (0: none).
+	NoBidSample int
+	// Track puts dspd's signed impression pixel and click URL in every
+	// bid's adm (trackurl.go); off, the answers are contract version 2's,
+	// byte for byte.
+	Track bool
+	// TrackKey signs the tracking URLs: the state's (tracker.DeriveKey), so
+	// that replicas and restarts agree. Zero: a key of this process alone.
+	TrackKey tracker.Key
+	// TrackTTL is how long after its bid a tracking URL is valid (default
+	// DefaultTrackTTL).
+	TrackTTL time.Duration
 }
+
+// DefaultTrackTTL is how long a tracking URL is valid after its bid: a
+// day, longer than a bid waits for its win, since renders and clicks come
+// late.
+const DefaultTrackTTL = 24 * time.Hour
 
 // DefaultSeat is the seat id when none is configured.
 const DefaultSeat = "dsp"
@@ -66,6 +92,11 @@ type Server struct {
 	metrics *metrics
 	seat    []byte // pre-encoded part between the two bid ids
 	prices  pricings
+
+	signer    *tracker.Signer
+	nobids    atomic.Uint64 // no bids seen, for NoBidSample
+	outbox    bool          // the state commits once-only records with its books (bidder.EventOutbox)
+	eventsLog rateLog       // event log failures
 
 	stateLog    rateLog // state-store failures, seen per request
 	capacityLog rateLog // bids refused because the state is full
@@ -101,7 +132,13 @@ func NewServer(cfg Config, engine *bidder.Engine) (*Server, error) {
 	if cfg.PublicURL == "" {
 		return nil, errors.New("api: PublicURL is required")
 	}
-	return &Server{
+	if cfg.TrackTTL <= 0 {
+		cfg.TrackTTL = DefaultTrackTTL
+	}
+	if cfg.TrackKey == (tracker.Key{}) {
+		cfg.TrackKey = tracker.DeriveKey(bidder.NewHashKey())
+	}
+	s := &Server{
 		cfg:         cfg,
 		engine:      engine,
 		log:         cfg.Logger,
@@ -110,7 +147,12 @@ func NewServer(cfg Config, engine *bidder.Engine) (*Server, error) {
 		stateLog:    rateLog{log: cfg.Logger},
 		capacityLog: rateLog{log: cfg.Logger},
 		invalidLog:  rateLog{log: cfg.Logger},
-	}, nil
+		eventsLog:   rateLog{log: cfg.Logger},
+		signer:      tracker.NewSigner(cfg.TrackKey),
+		outbox:      cfg.Events != nil && engine.EventOutbox() != nil,
+	}
+	s.metrics.addEvents(cfg.Events)
+	return s, nil
 }
 
 // Load publishes cat and set as the serving campaign and exchange sets,

@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 )
 
@@ -33,7 +35,7 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 		return
 	}
 	q := buf[:copy(buf[:], r.Query)]
-	bidIDText, priceText, err := parseWinQuery(q)
+	bidIDText, priceText, billing, err := parseWinQuery(q)
 	switch {
 	case err != nil:
 		s.winRefuse(m, resp, statusBadRequest, CodeBadQuery, "", "query is not valid url-encoding")
@@ -59,7 +61,11 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 		s.winRefuse(m, resp, statusBadRequest, CodeInvalidField, "price", priceMessage(rec))
 		return
 	}
-	out, err := s.engine.WinPeeked(r.Ctx, rec, price)
+	if s.eventsDown() {
+		s.winUnavailable(resp, m, bidID, events.ErrUnavailable)
+		return
+	}
+	out, err := s.bookWin(r.Ctx, rec, price)
 	switch {
 	case errors.Is(err, bidder.ErrUnknownBid): // expired since the peek
 		s.winRefuse(m, resp, statusNotFound, errUnknownBid, "bidid", "unknown or expired bid")
@@ -81,7 +87,67 @@ func (s *Server) serveWin(id string, r *Request, resp *Response) {
 		m.winRecorded.Inc()
 		m.spend.Add(float64(price))
 	}
+	if billing && !out.Record.Test {
+		if err := s.bookBilling(r.Ctx, out.Record, price); err != nil {
+			s.winUnavailable(resp, m, bidID, err)
+			return
+		}
+	}
 	resp.noContent()
+}
+
+// bookWin books a win notice with the engine and, when the event log is
+// on, the win's record: committed with the win by a state that is an
+// outbox, else written and synced here before the notice is answered.
+// Only the notice that books the win writes its record.
+func (s *Server) bookWin(ctx context.Context, rec bidder.BidRecord, price bidder.Micros) (bidder.WinOutcome, error) {
+	if s.cfg.Events == nil || rec.Test { // a test bid's win books nothing, and leaves no record
+		return s.engine.WinPeeked(ctx, rec, price)
+	}
+	line := s.encodeLine(noticeRecord(events.TypeWin, rec, price, s.engine.Now()))
+	defer lineBufs.Put(line)
+	out, err := s.engine.WinLogged(ctx, rec, price, *line)
+	if err == nil && !out.Duplicate && !out.EventKept {
+		err = s.writeOnce(ctx, *line, events.TypeWin)
+	}
+	return out, err
+}
+
+// bookBilling records a bid's first billing notice (the OpenRTB burl: the
+// win path with billing=1), once, whether it or the nurl booked the win.
+func (s *Server) bookBilling(ctx context.Context, rec bidder.BidRecord, price bidder.Micros) error {
+	if s.cfg.Events == nil {
+		return nil
+	}
+	line := s.encodeLine(noticeRecord(events.TypeBilling, rec, price, s.engine.Now()))
+	defer lineBufs.Put(line)
+	var committed []byte
+	if s.outbox {
+		committed = *line
+	}
+	// The claim lasts as long as the bid's record could, and a day more.
+	until := time.Unix(rec.TimeS, 0).Add(s.engine.BidTTL() + 24*time.Hour)
+	first, err := s.engine.ClaimEvent(ctx, bidder.EventBilling, rec.ID, until, committed)
+	switch {
+	case err != nil:
+		return err
+	case !first:
+		s.metrics.billingDuplicate.Inc()
+		return nil
+	case !s.outbox:
+		if err := s.writeOnce(ctx, *line, events.TypeBilling); err != nil {
+			return err
+		}
+	}
+	s.metrics.billingRecorded.Inc()
+	return nil
+}
+
+// noticeRecord is the record of a win or billing notice for the bid rec at
+// the clearing price.
+func noticeRecord(t events.Type, rec bidder.BidRecord, price bidder.Micros, now time.Time) *events.Record {
+	return &events.Record{Type: t, Time: now, BidID: rec.ID, Exchange: rec.Exchange, Campaign: rec.CampaignID,
+		Creative: rec.CreativeID, Price: price, BidTimeS: rec.TimeS, BidPrice: rec.Price}
 }
 
 // peekBid finds the live bid a notice names, made for exchange exchangeID:
@@ -142,16 +208,18 @@ func (s *Server) winRefuse(m *exchangeMetrics, resp *Response, status int, code,
 
 // parseWinQuery decodes a win notice query in place with the same strict
 // rules as a bid request body, returning the first non-empty bidid and
-// price (nil when absent).
-func parseWinQuery(q []byte) (bidID, price []byte, err error) {
+// price (nil when absent), and whether it is a billing notice (billing=1,
+// as the burl dspd answers carries it).
+func parseWinQuery(q []byte) (bidID, price []byte, billing bool, err error) {
 	sc := pairScanner{rest: q}
+	var bill []byte
 	for {
 		k, v, ok, err := sc.next()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		if !ok {
-			return bidID, price, nil
+			return bidID, price, string(bill) == "1", nil
 		}
 		var dst *[]byte
 		switch string(k) {
@@ -159,15 +227,17 @@ func parseWinQuery(q []byte) (bidID, price []byte, err error) {
 			dst = &bidID
 		case "price":
 			dst = &price
+		case "billing":
+			dst = &bill
 		}
 		if dst == nil || len(v) == 0 || *dst != nil {
 			if err := checkEscapes(v); err != nil {
-				return nil, nil, err
+				return nil, nil, false, err
 			}
 			continue
 		}
 		if *dst, err = unescape(v); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 	}
 }

@@ -137,6 +137,9 @@ func (e *Engine) PacingStatus() []PaceStatus {
 // Now returns the engine's clock reading.
 func (e *Engine) Now() time.Time { return e.cfg.Clock() }
 
+// BidTTL returns how long a bid record waits for its win notice.
+func (e *Engine) BidTTL() time.Duration { return e.cfg.BidTTL }
+
 // Ledger returns the engine's ledger.
 func (e *Engine) Ledger() Ledger { return e.ledger }
 

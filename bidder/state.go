@@ -69,6 +69,10 @@ type Win struct {
 	User       UserKey // zero when the bid had no user or no frequency cap
 	PeriodS    int64
 	Window     int64
+	// Event is the win's event-log record, when the log is on: a state that
+	// is an EventOutbox commits it with the claim and the counters, so that
+	// a booked win always has its record and never two.
+	Event []byte
 }
 
 // DayStats are a campaign's counters for one UTC day.

@@ -10,6 +10,9 @@ import (
 type WinOutcome struct {
 	Record    BidRecord
 	Duplicate bool // an earlier notice was already recorded; nothing changed
+	// EventKept: the state committed the win's event record with the win
+	// (an EventOutbox); otherwise the caller writes it, when it has one.
+	EventKept bool
 }
 
 // Win records the exchange's win notice for a bid at the clearing price
@@ -21,7 +24,7 @@ type WinOutcome struct {
 // between bid and win changes nothing. It fails with ErrUnknownBid or
 // ErrPriceAboveBid, recording nothing.
 func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, error) {
-	return e.win(ctx, id, nil, price)
+	return e.win(ctx, id, nil, price, nil)
 }
 
 // WinPeeked is Win for the bid whose record the caller has just read with
@@ -29,14 +32,26 @@ func (e *Engine) Win(ctx context.Context, id BidID, price Micros) (WinOutcome, e
 // needs the record to record the win (Redis: the keys it writes) does not
 // read it again.
 func (e *Engine) WinPeeked(ctx context.Context, rec BidRecord, price Micros) (WinOutcome, error) {
-	return e.win(ctx, rec.ID, &rec, price)
+	return e.win(ctx, rec.ID, &rec, price, nil)
 }
 
-func (e *Engine) win(ctx context.Context, id BidID, peeked *BidRecord, price Micros) (WinOutcome, error) {
+// WinLogged is WinPeeked with the win's event-log record: a state that is
+// an EventOutbox commits it with the win (WinOutcome.EventKept), so that
+// the first notice that books the win, and only it, leaves the record.
+func (e *Engine) WinLogged(ctx context.Context, rec BidRecord, price Micros, event []byte) (WinOutcome, error) {
+	return e.win(ctx, rec.ID, &rec, price, event)
+}
+
+func (e *Engine) win(ctx context.Context, id BidID, peeked *BidRecord, price Micros, event []byte) (WinOutcome, error) {
 	now := e.cfg.Clock()
 	if wr, ok := e.bids.(WinRecorder); ok {
-		rec, res, err := wr.ClaimWin(ctx, id, price, now, peeked, func(rec BidRecord) Win { return winOf(rec, price) })
-		return WinOutcome{Record: rec, Duplicate: res == Duplicate}, err
+		_, outbox := e.bids.(EventOutbox)
+		rec, res, err := wr.ClaimWin(ctx, id, price, now, peeked, func(rec BidRecord) Win {
+			w := winOf(rec, price)
+			w.Event = event
+			return w
+		})
+		return WinOutcome{Record: rec, Duplicate: res == Duplicate, EventKept: outbox && event != nil && res == Claimed && !rec.Test}, err
 	}
 	rec, res, err := e.bids.Claim(ctx, id, price, now)
 	if err != nil {

@@ -40,6 +40,7 @@ type Config struct {
 	MaxBids         int              // bid records held (memory and disk)
 	MaxDayCounters  int              // per-campaign daily counters (memory and disk)
 	MaxFreqCounters int              // per-user frequency counters (memory and disk)
+	MaxEventClaims  int              // once-only event claims (memory; disk and Redis keep theirs on disk)
 	BidWindow       time.Duration    // disk: how long a bid's record may wait for its write
 	Clock           func() time.Time // the server clock (default: the wall clock)
 	Logger          *slog.Logger     // default slog.Default()
@@ -58,6 +59,13 @@ type Store struct {
 // Close flushes and closes the store.
 func (s *Store) Close() error { return s.close() }
 
+// Outbox returns the store's event outbox (bidder.EventOutbox: the disk
+// state commits the event log's once-only records with its books), or nil.
+func (s *Store) Outbox() bidder.EventOutbox {
+	o, _ := s.Bids.(bidder.EventOutbox)
+	return o
+}
+
 // Open opens the store url names: "memory", "disk:DIR",
 // "redis://HOST:PORT/DB" or "redis-cluster://HOST:PORT[,…]". An unknown
 // URL's error wraps ErrURL.
@@ -70,9 +78,10 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 		ledger := memory.NewLedger(memory.LedgerConfig{MaxFreqCounters: cfg.MaxFreqCounters,
 			MaxDayCounters: cfg.MaxDayCounters, Clock: cfg.Clock})
 		return &Store{
-			Kind:    Memory,
-			Ledger:  ledger,
-			Bids:    memory.NewBidStore(memory.BidStoreConfig{TTL: cfg.BidTTL, MaxBids: cfg.MaxBids}),
+			Kind:   Memory,
+			Ledger: ledger,
+			Bids: memory.NewBidStore(memory.BidStoreConfig{TTL: cfg.BidTTL, MaxBids: cfg.MaxBids,
+				MaxEventClaims: cfg.MaxEventClaims, Clock: cfg.Clock}),
 			HashKey: ledger.HashKey(), // the state's own key: it lives as long as the books it keys
 			close:   func() error { return nil },
 		}, nil

@@ -119,6 +119,8 @@ func fastRequest(ctx *fasthttp.RequestCtx, st *fastState) {
 var (
 	fastJSON      = []byte(api.JSONMediaType)
 	fastOne       = []byte("1")
+	fastGIF       = []byte("image/gif")
+	fastNoStore   = []byte("no-store, max-age=0")
 	fastNobidText = func() (h [bidder.NumReasons][]byte) {
 		for _, r := range bidder.NoBidReasons() {
 			h[r] = []byte(r.String())
@@ -149,6 +151,17 @@ func writeFast(ctx *fasthttp.RequestCtx, resp *api.Response) {
 	}
 	if resp.Version != "" {
 		h.Set("X-Openrtb-Version", resp.Version)
+	}
+	if resp.NoStore {
+		h.SetBytesV("Cache-Control", fastNoStore)
+	}
+	if resp.Location != "" {
+		h.Set("Location", resp.Location)
+	}
+	if resp.Pixel {
+		h.SetContentTypeBytes(fastGIF)
+		out.SetBody(api.PixelGIF)
+		return
 	}
 	if body := resp.Body(); len(body) > 0 {
 		out.SetBody(body) // copied: resp's buffer goes back to its pool

@@ -24,6 +24,8 @@ var (
 	hdrAllowGET    = []string{http.MethodGet}
 	hdrDuplicateOn = []string{"1"}
 	hdrRetryAfter1 = []string{"1"}
+	hdrGIF         = []string{"image/gif"}
+	hdrNoStore     = []string{"no-store, max-age=0"}
 	// nobidHeaders holds the X-Nobid-Reason values, one per reason.
 	nobidHeaders = func() (h [bidder.NumReasons][]string) {
 		for _, r := range bidder.NoBidReasons() {
@@ -66,9 +68,9 @@ func Handler(core *api.Server) http.Handler {
 		resp.Release()
 	})
 	for _, path := range []string{"", "/{" + exchangeKey + "}"} {
-		r.HandleFunc(api.RecbidPath+path, EndpointHandler(core, api.EndpointRecbid))
-		r.HandleFunc(api.WinPath+path, EndpointHandler(core, api.EndpointWin))
-		r.HandleFunc(api.OpenRTBPath+path, EndpointHandler(core, api.EndpointOpenRTB))
+		for _, route := range api.Routes() {
+			r.HandleFunc(route.Path+path, EndpointHandler(core, route.Endpoint))
+		}
 	}
 	return r
 }
@@ -148,7 +150,17 @@ func Write(w http.ResponseWriter, r *http.Request, resp *api.Response) {
 	if resp.Version != "" {
 		h["X-Openrtb-Version"] = r.Header["X-Openrtb-Version"] // the request's own slice
 	}
+	if resp.NoStore {
+		h["Cache-Control"] = hdrNoStore
+	}
+	if resp.Location != "" {
+		h["Location"] = []string{resp.Location}
+	}
 	body := resp.Body()
+	if resp.Pixel {
+		h["Content-Type"] = hdrGIF
+		body = api.PixelGIF
+	}
 	if resp.Status != http.StatusOK || len(body) == 0 {
 		w.WriteHeader(resp.Status)
 	}

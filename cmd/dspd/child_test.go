@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -114,4 +115,15 @@ func (c *child) lastLines() string {
 func (c *child) kill() {
 	_ = c.cmd.Process.Kill()
 	<-c.exited
+}
+
+// stop sends SIGTERM and waits for the process to exit (within a minute).
+func (c *child) stop(t *testing.T) {
+	t.Helper()
+	require.NoError(t, c.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-c.exited:
+	case <-time.After(time.Minute):
+		t.Fatalf("dspd did not stop within a minute of SIGTERM:\n%s", c.lastLines())
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/api/admin"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/state/memory"
 )
@@ -47,10 +48,18 @@ type config struct {
 	logFormat           string
 	logLevel            string
 	limits              api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
+	events              eventsConfig
+	track               bool
+	trackTTL            time.Duration
+	maxEventClaims      int
 }
 
 // adminTokenEnv names the environment variable -admin-token defaults to.
 const adminTokenEnv = "DSPD_ADMIN_TOKEN"
+
+// maxTrackTTL bounds -track-ttl: a tracking URL's event is claimed for as
+// long as it is valid.
+const maxTrackTTL = 30 * 24 * time.Hour
 
 // maxCampaignsBytes bounds -max-campaigns-bytes: 64 GiB, far past any
 // campaigns file a host can index.
@@ -76,6 +85,11 @@ func defaultConfig() config {
 		logFormat:         "text",
 		logLevel:          "info",
 		limits:            api.DefaultLimits(),
+		events: eventsConfig{url: "auto", segmentBytes: events.DefaultSegmentBytes, segmentAge: events.DefaultSegmentAge,
+			compress: "none", retentionAge: events.DefaultRetentionAge, instance: hostname()},
+		track:          true,
+		trackTTL:       api.DefaultTrackTTL,
+		maxEventClaims: memory.DefaultMaxEventClaims,
 	}
 }
 
@@ -124,6 +138,19 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.limits.WriteTimeout, "write-timeout", c.limits.WriteTimeout, "time to write a response, counted from the end of the request headers (0: the default)")
 	fs.DurationVar(&c.limits.IdleTimeout, "idle-timeout", c.limits.IdleTimeout, "how long an idle keep-alive connection stays open (0: the default)")
 	fs.IntVar(&c.limits.MaxHeaderBytes, "max-header-bytes", c.limits.MaxHeaderBytes, "largest request header block; larger gets 431 (0: the default)")
+	ev := &c.events
+	fs.StringVar(&ev.url, "events", ev.url, "the event log of bids, wins, billing notices, impressions and clicks: auto (file:DIR/events with -state disk:DIR, else none), none, file:DIR, or kafka://HOST:PORT[,HOST:PORT…]/TOPIC (spooled in -events-dir first) (docs/events.md)")
+	fs.StringVar(&ev.dir, "events-dir", "", "the event log's segments, and Kafka's spool (default DIR/events with -state disk:DIR; required for Kafka with another state)")
+	fs.Int64Var(&ev.segmentBytes, "events-segment-bytes", ev.segmentBytes, "an event log segment is finished at this size")
+	fs.DurationVar(&ev.segmentAge, "events-segment-age", ev.segmentAge, "an event log segment is finished when its first record is this old")
+	fs.StringVar(&ev.compress, "events-compress", ev.compress, "compress finished segments: none or gzip")
+	fs.DurationVar(&ev.retentionAge, "events-retention-age", ev.retentionAge, "delete finished segments older than this (never one not yet shipped to Kafka)")
+	fs.Int64Var(&ev.retentionBytes, "events-retention-bytes", 0, "delete the oldest finished segments while all take more than this (0: no bound; a full disk then stops bidding)")
+	fs.IntVar(&ev.nobidSample, "events-nobid-sample", 0, "write the record of one no bid in N (0: none)")
+	fs.StringVar(&ev.instance, "instance", ev.instance, "this replica's name in every event record (default the host name)")
+	fs.BoolVar(&c.track, "track", c.track, "put dspd's signed impression pixel and click URL in every bid's adm; -track=false answers contract version 2's bytes exactly")
+	fs.DurationVar(&c.trackTTL, "track-ttl", c.trackTTL, "how long after its bid a tracking URL is valid (at most 30 days)")
+	fs.IntVar(&c.maxEventClaims, "max-event-claims", c.maxEventClaims, "with -state memory: most once-only event claims (impressions, clicks, billing notices) held; when full of live ones, such events are refused (503) (0: the default)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -164,6 +191,21 @@ func (c *config) check() error {
 		return errors.New("-admin-token: no spaces (a bearer token is one word)")
 	case c.maxCampaignsBytes < 0 || c.maxCampaignsBytes > maxCampaignsBytes:
 		return fmt.Errorf("-max-campaigns-bytes %d: 0 (the default) to %d", c.maxCampaignsBytes, int64(maxCampaignsBytes))
+	}
+	switch {
+	case c.events.compress != "none" && c.events.compress != "gzip":
+		return fmt.Errorf("-events-compress %q: want none or gzip", c.events.compress)
+	case c.events.nobidSample < 0:
+		return fmt.Errorf("-events-nobid-sample %d: 0 (none) or more", c.events.nobidSample)
+	case c.events.retentionBytes < 0:
+		return fmt.Errorf("-events-retention-bytes %d: 0 (no bound) or more", c.events.retentionBytes)
+	case c.trackTTL < 0 || c.trackTTL > maxTrackTTL:
+		return fmt.Errorf("-track-ttl %v: at most %v", c.trackTTL, maxTrackTTL)
+	case c.events.instance == "" || len(c.events.instance) > 64:
+		return errors.New("-instance: 1-64 characters")
+	}
+	if _, err := resolveEvents(c.events, c.state); err != nil {
+		return err
 	}
 	if c.bidTTL > bidder.MaxBidTTL {
 		return fmt.Errorf("-bid-ttl %v: at most %v", c.bidTTL, bidder.MaxBidTTL)

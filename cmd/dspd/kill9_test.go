@@ -18,6 +18,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/events"
 )
 
 // The kill -9 tests run dspd on the disk state in a process of its own,
@@ -71,11 +73,14 @@ func TestKill9KeepsTheBooks(t *testing.T) {
 		}
 		t.Logf("kill -9, -bid-window %v: %d runs, %d bids acknowledged (%d in the window before the kill, %d of them lost, answered at most %v before the kill), %d wins acknowledged (%d before the kill), all %d found after the restart (re-sent: duplicates), %d capped users still capped, slowest restart to ready %v",
 			window, total.runs, total.bids, total.inWindow, total.lost, total.oldestLost.Round(10*time.Microsecond), total.wins, total.winsBefore, total.found, total.capped, total.slowestReady.Round(time.Millisecond))
+		t.Logf("event log after kill -9, -bid-window %v: %d win records for the %d acknowledged wins, %d duplicated; %d bid records for the %d bids acknowledged outside the window; %d torn tails cut at restart",
+			window, total.winRecords, total.wins, total.dupRecords, total.bidRecords, total.bids-total.inWindow, total.torn)
 	}
 }
 
 type kill9Totals struct {
 	runs, bids, inWindow, lost, wins, winsBefore, found, capped int
+	winRecords, bidRecords, dupRecords, torn                    int // the event log
 	slowestReady                                                time.Duration
 	oldestLost                                                  time.Duration // before the kill
 }
@@ -89,6 +94,10 @@ func (t *kill9Totals) add(o kill9Totals) {
 	t.winsBefore += o.winsBefore
 	t.found += o.found
 	t.capped += o.capped
+	t.winRecords += o.winRecords
+	t.bidRecords += o.bidRecords
+	t.dupRecords += o.dupRecords
+	t.torn += o.torn
 	t.slowestReady = max(t.slowestReady, o.slowestReady)
 	t.oldestLost = max(t.oldestLost, o.oldestLost)
 }
@@ -266,7 +275,67 @@ func kill9Round(t *testing.T, during string, window time.Duration, killAt int, r
 		out.capped++
 	}
 	again.kill()
+	checkEventLog(t, args, filepath.Join(dir, "data", "events"), books, inWindow, &out)
 	return out
+}
+
+// checkEventLog checks the event log the killed dspd left, once a third
+// start has taken what the state's outbox still held (the win records
+// committed with their wins but not yet written when the kill came) and
+// stopped cleanly: every acknowledged win has one win record, no record
+// is there twice, and every bid acknowledged outside the window has its
+// bid record.
+func checkEventLog(t *testing.T, args []string, dir string, books *kill9Books, inWindow func(kill9Bid) bool, out *kill9Totals) {
+	third := startChild(t, args...)
+	third.stop(t)
+	for _, line := range strings.Split(third.lastLines(), "\n") {
+		if strings.Contains(line, "torn record") {
+			out.torn++
+		}
+	}
+	segs, err := events.List(dir)
+	require.NoError(t, err)
+	seen := map[string]int{}
+	wins := map[string]int{}
+	bids := map[string]bool{}
+	for _, s := range segs {
+		require.NoError(t, events.Read(s, 0, -1, func(line []byte, _ int64) error {
+			var r struct {
+				Type  string `json:"type"`
+				BidID string `json:"bidid"`
+				Price int64  `json:"price_micros"`
+			}
+			require.NoError(t, json.Unmarshal(line, &r), "a whole record: %q", line)
+			seen[r.Type+":"+r.BidID]++
+			switch r.Type {
+			case "win":
+				wins[r.BidID]++
+				assert.Equal(t, books.won[r.BidID], r.Price, "the win record's price is the acknowledged one")
+			case "bid":
+				bids[r.BidID] = true
+			}
+			return nil
+		}))
+	}
+	for k, n := range seen {
+		if n > 1 {
+			out.dupRecords++
+			t.Errorf("record %s is in the log %d times", k, n)
+		}
+	}
+	for id := range books.won {
+		if assert.Equal(t, 1, wins[id], "the win record of acknowledged win %s", id) {
+			out.winRecords++
+		}
+	}
+	assert.Len(t, wins, len(books.won), "no win record without an acknowledged win")
+	for _, b := range books.bids {
+		if !inWindow(b) {
+			if assert.True(t, bids[b.id], "the bid record of acknowledged bid %s", b.id) {
+				out.bidRecords++
+			}
+		}
+	}
 }
 
 // bidAndWin asks for a bid and, most of the time, sends its win notice.

@@ -16,6 +16,7 @@ import (
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/state"
+	"github.com/recbid/dspd/tracker"
 )
 
 // hooks let tests observe the server's life; every field is optional.
@@ -69,11 +70,35 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 			log.Error("closing the state", "state", cfg.state, "err", err)
 		}
 	}()
+	target, err := resolveEvents(cfg.events, cfg.state)
+	if err != nil {
+		return err
+	}
+	evlog, err := openEvents(cfg, target, st, now, log)
+	if err != nil {
+		return err
+	}
+	if evlog != nil {
+		defer func() {
+			if err := evlog.Close(); err != nil {
+				log.Error("closing the event log", "err", err)
+			}
+		}()
+	}
 	engine := bidder.NewEngine(bidder.Config{SafetyMargin: cfg.safetyMargin, Clock: now, BidTTL: cfg.bidTTL,
 		HashKey: st.HashKey, Pacing: bidder.PacingConfig{FollowRequests: cfg.trustRequestTS}}, st.Ledger, st.Bids)
+	apiCfg.Events, apiCfg.EventsWait, apiCfg.NoBidSample = evlog, cfg.bidWindow == 0, cfg.events.nobidSample
+	apiCfg.Track, apiCfg.TrackKey, apiCfg.TrackTTL = cfg.track, tracker.DeriveKey(st.HashKey), cfg.trackTTL
 	srv, err := api.NewServer(apiCfg, engine)
 	if err != nil {
 		return err
+	}
+	if evlog != nil && len(target.brokers) > 0 {
+		stopShipping, err := ship(evlog, target, now, log, srv)
+		if err != nil {
+			return err
+		}
+		defer stopShipping() // before the log closes (deferred earlier)
 	}
 	if _, err := srv.Start(ctx, sets); err != nil {
 		return fmt.Errorf("refusing to start: %w", err)
@@ -134,7 +159,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 // req/s on one pinned CPU); two Ps on one CPU cost nothing.
 func openState(ctx context.Context, cfg config, now func() time.Time, log *slog.Logger) (*state.Store, error) {
 	st, err := state.Open(ctx, cfg.state, state.Config{BidTTL: cfg.bidTTL, MaxBids: cfg.maxBids,
-		MaxDayCounters: cfg.maxDays, MaxFreqCounters: cfg.maxFreq, BidWindow: cfg.bidWindow, Clock: now, Logger: log})
+		MaxDayCounters: cfg.maxDays, MaxFreqCounters: cfg.maxFreq, MaxEventClaims: cfg.maxEventClaims,
+		BidWindow: cfg.bidWindow, Clock: now, Logger: log})
 	if err != nil {
 		return nil, err
 	}

@@ -22,18 +22,18 @@ import (
 	"github.com/recbid/dspd/currency"
 )
 
-// events is a slog handler that forwards every message to a channel, so a
+// logLines is a slog handler that forwards every message to a channel, so a
 // test can wait for "campaigns loaded" instead of sleeping.
-type events chan string
+type logLines chan string
 
-func (e events) Enabled(context.Context, slog.Level) bool      { return true }
-func (e events) Handle(_ context.Context, r slog.Record) error { e <- r.Message; return nil }
-func (e events) WithAttrs([]slog.Attr) slog.Handler            { return e }
-func (e events) WithGroup(string) slog.Handler                 { return e }
+func (e logLines) Enabled(context.Context, slog.Level) bool      { return true }
+func (e logLines) Handle(_ context.Context, r slog.Record) error { e <- r.Message; return nil }
+func (e logLines) WithAttrs([]slog.Attr) slog.Handler            { return e }
+func (e logLines) WithGroup(string) slog.Handler                 { return e }
 
 // waitFor reads the log until msg; a log that never says it fails the test
 // after a generous minute instead of hanging the suite.
-func (e events) waitFor(t *testing.T, msg string) {
+func (e logLines) waitFor(t *testing.T, msg string) {
 	t.Helper()
 	giveUp := time.After(time.Minute)
 	for {
@@ -108,7 +108,7 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	cfg := testConfig(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	log := make(events, 100)
+	log := make(logLines, 100)
 	hup := make(chan os.Signal, 1)
 	addrs := make(chan [2]net.Addr, 1)
 	draining := make(chan struct{})

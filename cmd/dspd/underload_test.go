@@ -80,7 +80,7 @@ func TestReloadUnderLoad(t *testing.T) {
 	live := filepath.Join(dir, "campaigns.json")
 	require.NoError(t, os.Link(fileA, live))
 	cfg.campaigns = live
-	log := make(events, 1000)
+	log := make(logLines, 1000)
 	hup := make(chan os.Signal, 1)
 	addrs := make(chan net.Addr, 1)
 	ctx, cancel := context.WithCancel(context.Background())

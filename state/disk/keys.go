@@ -20,6 +20,7 @@ import (
 //	'D' day campaign 0 exchange                → bids, wins, spend of a campaign's day (merged sums)
 //	'F' expiry-minute user period window campaign → wins in a user's frequency window (merged sums)
 //	'P', 'C'                                   → the pacing book (see pacing.go)
+//	'T', 'O'                                   → event claims and the event log's outbox (see outbox.go)
 //
 // Bid records, claims and frequency counters lead with the minute they
 // expire in, budget counters with their day, so that what has expired is a

@@ -189,7 +189,7 @@ func (s *Store) expire(db *pebble.DB, now time.Time, kinds ...byte) error {
 	for _, kind := range kinds {
 		var err error
 		switch kind {
-		case kindBid, kindClaim, kindFreq:
+		case kindBid, kindClaim, kindFreq, kindEvent:
 			err = b.DeleteRange([]byte{kind}, prefixUpTo(kind, m), nil)
 		case kindDay:
 			err = b.DeleteRange([]byte{kindDay}, dayKey(s.firstDay(now), "", "")[:5], nil)

@@ -129,6 +129,8 @@ type Store struct {
 	watch   *dirWatch   // the directory, as opened
 	dead    atomic.Bool // the database stopped (Fatal was called)
 	stop    chan struct{}
+	claims  claimLocks    // of the once-only events (outbox.go)
+	outbox  chan struct{} // signalled when the outbox gets records
 }
 
 // memory is the in-memory copy of the books, read back from disk at open.
@@ -149,7 +151,7 @@ func Open(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{cfg: cfg, lock: lock, stop: make(chan struct{})}
+	s := &Store{cfg: cfg, lock: lock, stop: make(chan struct{}), outbox: make(chan struct{}, 1)}
 	s.st = &stall{every: cfg.RetryEvery, stop: s.stop,
 		onFull: func(err error) {
 			cfg.Logger.Error("disk state: the disk is full; no bids (state_unavailable) and win notices answered 503 until a write goes through",

@@ -169,9 +169,15 @@ func (b *bids) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micro
 	_ = batch.Set(bidKey(kindBid, expires, id), encodeRecord(rec, expires), nil)
 	_ = batch.Set(bidKey(kindClaim, expires, id), nil, nil)
 	s.addWin(batch, w, now)
+	if w.Event != nil { // the win's event record, with the win (outbox.go)
+		_ = batch.Set(outboxKey(bidder.OutboxID{Event: bidder.EventWin, Bid: id}), w.Event, nil)
+	}
 	if err := s.commit(batch); err != nil {
 		s.mem.bids.Unclaim(id, now)
 		return rec, res, err
+	}
+	if w.Event != nil {
+		s.signalOutbox()
 	}
 	return rec, res, s.mem.ledger.RecordWin(ctx, w)
 }
@@ -193,7 +199,7 @@ func (b *bids) Sweep(now time.Time) int {
 	s := (*Store)(b)
 	n := s.mem.bids.Sweep(now)
 	if s.available() == nil {
-		if err := s.expire(s.db, now, kindBid, kindClaim); err != nil {
+		if err := s.expire(s.db, now, kindBid, kindClaim, kindEvent); err != nil {
 			s.cfg.Logger.Warn("disk state: expired bid records not deleted yet", "err", err)
 		}
 	}

@@ -41,6 +41,11 @@ type BidStoreConfig struct {
 	// Random is the source of the bid ids' secret bits (crypto/rand when
 	// nil); tests give a predictable one.
 	Random io.Reader
+	// MaxEventClaims bounds the once-only event claims (Claims) the store
+	// keeps for the event log (DefaultMaxEventClaims when zero).
+	MaxEventClaims int
+	// Clock is the server clock the claims age by (default time.Now).
+	Clock func() time.Time
 }
 
 // BidStore is the default BidStore: a ring of fixed-size records per
@@ -60,6 +65,7 @@ type BidStoreConfig struct {
 // the millions of records a busy server holds, and their memory is taken in
 // chunks as the rings fill, up to MaxBids.
 type BidStore struct {
+	*Claims  // the once-only event claims (bidder.EventClaimer)
 	ttl      time.Duration
 	nshards  int
 	random   io.Reader
@@ -129,7 +135,8 @@ func NewBidStore(cfg BidStoreConfig) *BidStore {
 	for n > 1 && n > cfg.MaxBids {
 		n /= 2
 	}
-	s := &BidStore{ttl: cfg.TTL, nshards: n, random: cfg.Random, terms: newInterner[bidTerms]()}
+	s := &BidStore{ttl: cfg.TTL, nshards: n, random: cfg.Random, terms: newInterner[bidTerms](),
+		Claims: NewClaims(cfg.MaxEventClaims, cfg.Clock)}
 	for i := range s.shards[:n] {
 		s.shards[i].size = uint64(cfg.MaxBids / n)
 		if i < cfg.MaxBids%n {
@@ -415,7 +422,7 @@ func (s *BidStore) Sweep(now time.Time) int {
 		}
 	}
 	s.expired.Add(int64(total))
-	return total
+	return total + s.Claims.Sweep(now)
 }
 
 // Upkeep returns what left at its time to live, what was refused for want
@@ -449,4 +456,7 @@ func notePause(max *atomic.Int64, d time.Duration) {
 	}
 }
 
-var _ bidder.UpkeepReporter = (*BidStore)(nil)
+var (
+	_ bidder.UpkeepReporter = (*BidStore)(nil)
+	_ bidder.EventClaimer   = (*BidStore)(nil)
+)

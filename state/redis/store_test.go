@@ -396,3 +396,14 @@ func TestWinPeeked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, bidder.ReasonFreqCap, d.Reason, "the frequency counter holds the win")
 }
+
+func TestEventClaimsConformance(t *testing.T) {
+	r := startRedis(t)
+	n := 0
+	statetest.EventClaims(t, time.Now(), func(t *testing.T) bidder.EventClaimer {
+		n++
+		// A test of exactness, not of timeouts: 8 claimants at once on a
+		// loaded machine under the race detector take longer than 25 ms.
+		return openOn(t, r, Config{Prefix: fmt.Sprintf("events-%d", n), OpTimeout: time.Second})
+	})
+}
