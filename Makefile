@@ -11,7 +11,7 @@ BIN     := bin
 FUZZTIME ?= 50000x
 FUZZMINIMIZE ?= 5000x
 
-.PHONY: all build run test test-setup vet fmt-check fuzz bench rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate overload pacing-sim testdata clean
+.PHONY: all build run test test-setup vet fmt-check fuzz bench rate events-rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate overload pacing-sim testdata clean
 
 all: build
 
@@ -74,6 +74,11 @@ ABRATE = $(GO) build -o $(BIN)/abrate ./cmd/abrate && $(BIN)/abrate $(if $(ABRAT
 # the other CPU; then group commit's p99 at half the rate.
 rate:
 	$(ABRATE) scripts/abrate/rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
+
+# What the event log costs: dspd on disk without it, with it in files (with and without
+# the tracking URLs), and shipping it to Kafka (cmd/fakekafka), wrk on the other CPU.
+events-rate:
+	$(ABRATE) scripts/abrate/events-rate.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),5s) conns=$(or $(CONNS),50)
 
 # dspd's rate on an exchange's path (allow list, token) next to the bare path.
 exchange-rate:

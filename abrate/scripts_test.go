@@ -19,7 +19,7 @@ func TestScriptsDescriptions(t *testing.T) {
 		names = append(names, filepath.Base(f))
 	}
 	assert.ElementsMatch(t, []string{"rate.json", "exchange-rate.json", "multicore.json", "loadgen-vs-wrk.json",
-		"openrtb-rate.json", "redis-rate.json"}, names)
+		"openrtb-rate.json", "redis-rate.json", "events-rate.json"}, names)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			d, err := Load(f)

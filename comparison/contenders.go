@@ -107,7 +107,10 @@ func (c contender) argv(cfg *Config, gcLog string) (argv, env []string) {
 		"-max-bids", fmt.Sprint(cfg.MaxBids), "-bid-ttl", cfg.BidTTL, "-clock-start", cfg.ClockStart}
 	if c.lang == "go" {
 		argv = append([]string{abs(c.bin), "-http", c.front, "-addr", c.addr, "-admin", c.admin}, common...)
-		argv = append(argv, "-log-level", "warn", "-state", "memory")
+		// -track=false: the contract's version 2 answer, byte for byte the
+		// Java baseline's (which does not track); the memory state has no
+		// event log.
+		argv = append(argv, "-log-level", "warn", "-state", "memory", "-track=false")
 		return argv, []string{"GOMAXPROCS=1", "GOMEMLIMIT=" + goMemLimit(cfg.Heap)}
 	}
 	argv = append([]string{abs(cfg.JavaRun), "-http", c.front, "-addr", c.addr}, common...)

@@ -2,7 +2,10 @@ package events
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -146,4 +149,30 @@ func BenchmarkAppend(b *testing.B) {
 		buf = Append(buf[:0], &r)
 	}
 	b.ReportMetric(float64(len(buf)), "bytes/record")
+}
+
+// BenchmarkLogAdd is what the writer sustains: records added from the
+// benchmark's goroutine, encoded into the batch, written and synced by the
+// writer every 2 ms (dspd's default window), on a real file system.
+func BenchmarkLogAdd(b *testing.B) {
+	l, err := Open(Config{Dir: b.TempDir(), Window: 2 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(b, err)
+	defer l.Close()
+	r := testRecord(TypeBid)
+	var last *Flush
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := l.Add(&r, false)
+		for errors.Is(err, ErrUnavailable) { // faster than the disk: wait for the writer
+			require.NoError(b, last.Wait(context.Background()))
+			f, err = l.Add(&r, false)
+		}
+		require.NoError(b, err)
+		last = f
+	}
+	require.NoError(b, l.Flush()) // timed: every record written and synced
+	b.StopTimer()
+	st := l.Stats()
+	b.ReportMetric(float64(st.Bytes)/float64(st.Records["bid"]), "bytes/record")
+	b.ReportMetric(float64(st.Records["bid"])/float64(st.Syncs), "records/sync")
 }
