@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/consent"
 	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/internal/countrand"
@@ -66,6 +67,7 @@ type serverOptions struct {
 	nobidSample int            // -events-nobid-sample
 	track       bool           // -track
 	disk        string         // the disk state in this directory, instead of the memory stores
+	vendor      int            // -gvl-vendor-id
 }
 
 // testHashKey keys the user hash of test servers.
@@ -108,6 +110,8 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		evlog = openLog(t, cfg)
 	}
 	engine := bidder.NewEngine(bidder.Config{Clock: o.clock, BidTTL: time.Minute, HashKey: testHashKey}, books, store)
+	checker, err := consent.New(consent.Config{VendorID: o.vendor})
+	require.NoError(t, err)
 	srv, err := NewServer(Config{
 		Seat:                "dsp",
 		PublicURL:           "http://localhost:9090/",
@@ -123,6 +127,7 @@ func buildTestServer(t testing.TB, path string, o serverOptions) *testServer {
 		NoBidSample:         o.nobidSample,
 		Track:               o.track,
 		TrackKey:            tracker.DeriveKey(testHashKey),
+		Consent:             checker,
 	}, engine)
 	require.NoError(t, err)
 	if path != "" {

@@ -35,6 +35,9 @@ type metrics struct {
 	trackers                          [tracker.Complete + 1][numTrackOutcomes]prometheus.Counter
 	billingRecorded, billingDuplicate prometheus.Counter
 
+	consent []prometheus.Counter // by consent.Outcome
+	dnt     prometheus.Counter
+
 	// the series labelled by exchange
 	requests, nobid, wins, spend, refused, openrtbRequests *prometheus.CounterVec
 	byExchangeMu                                           sync.Mutex
@@ -269,6 +272,7 @@ func newMetrics(engine *bidder.Engine) *metrics {
 		}, func() float64 { _, q := sz.Sizes(); return float64(q) }))
 	}
 	m.openrtb = newOpenRTBMetrics(reg)
+	m.consent, m.dnt = newConsentMetrics(reg)
 	f(newPacingCollector(engine))
 	return m
 }

@@ -27,6 +27,7 @@ var nbrCodes = [bidder.NumReasons]int{
 	bidder.ReasonNoMatch:          0,  // Unknown Error: the list has no "no matching demand"
 	bidder.ReasonBelowFloor:       0,  // Unknown Error: nor "below floor"
 	bidder.ReasonFreqCap:          9,  // Daily User Cap Met
+	bidder.ReasonConsent:          0,  // Unknown Error: the list has no code for a missing legal basis (privacy.md section 8)
 	bidder.ReasonBudget:           10, // Daily Domain Cap Met: a daily cap, the campaign's
 	bidder.ReasonPacing:           0,  // Unknown Error: held back to spread a budget over the day; no code says so
 	bidder.ReasonTimeout:          15, // Insufficient Auction Time
@@ -77,14 +78,21 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 	base := req.engineRequest(arrived)
 	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
 	base.Held = st.held[:0] // earlier impressions' bids count against caps and budgets
+	legal := s.decideConsent(req)
+	if !legal.UserLevel { // contextual: no user read, counted, kept or targeted
+		base.UID, base.NoUser = "", true
+	}
 	shed := false
 	down := s.eventsDown() // no bid whose record could not be kept
 	for i := range req.imps {
 		var d bidder.Decision
 		var floor bidder.Micros
-		if down {
+		switch {
+		case !legal.Bid:
+			d.Reason = bidder.ReasonConsent
+		case down:
 			d.Reason = bidder.ReasonStateUnavailable
-		} else {
+		default:
 			d, floor = s.decideImp(r.Ctx, cur, &base, &req.imps[i])
 		}
 		shed = shed || d.Shed

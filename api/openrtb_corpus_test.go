@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/recbid/dspd/internal/synth"
 )
 
 const exchangeCorpus = "../testdata/openrtb/exchange.jsonl"
@@ -81,14 +83,28 @@ func TestOpenRTBExchangeCorpus(t *testing.T) {
 		Conversions map[string]map[string]json.Number `json:"conversions"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(readFile(t, corpusRates)), &rates))
-	srv := buildTestServer(t, testdataCampaigns, serverOptions{rates: corpusRates})
+	srv := buildTestServer(t, testdataCampaigns, serverOptions{rates: corpusRates, vendor: synth.GVLVendorID})
 
 	status := map[int]int{}
 	var bids, convertedBids, roundedBids, badFieldRequests int
+	legal := map[string]int{} // what each request's privacy signals allowed, and what came of it
 	for n, line := range lines {
+		before := consentCounts(t, srv)
 		w := postOpenRTB(srv.public, line)
 		status[w.Code]++
 		require.Contains(t, []int{http.StatusOK, http.StatusNoContent}, w.Code, "line %d: %s", n+1, w.Body.String())
+		outcome := changedOutcome(t, before, consentCounts(t, srv))
+		userLevel := outcome == "no_gdpr" || outcome == "consented"
+		switch {
+		case w.Code == http.StatusOK && userLevel:
+			legal["bid with user-level processing"]++
+		case w.Code == http.StatusOK:
+			legal["bid contextually"]++
+		case w.Header().Get("X-Nobid-Reason") == "consent":
+			legal["no bid: consent"]++
+		default:
+			legal["no bid: other reasons"]++
+		}
 		if w.Code != http.StatusOK {
 			continue
 		}
@@ -157,6 +173,10 @@ func TestOpenRTBExchangeCorpus(t *testing.T) {
 	t.Logf("%d requests: %d answered 200 (%d bids: %d on converted floors, %d on floors of more than 6 decimals), %d 204, %d 400; "+
 		"%d of them with a malformed optional field",
 		len(lines), status[200], bids, convertedBids, roundedBids, status[204], status[400], badFieldRequests)
+	t.Logf("privacy signals (vendor %d): %v", synth.GVLVendorID, legal)
+	assert.Positive(t, legal["bid contextually"])
+	assert.Positive(t, legal["no bid: consent"])
+	assert.Greater(t, legal["bid with user-level processing"], legal["bid contextually"])
 	assert.Zero(t, status[400])
 	// The corpus exercises what it should: bids on converted floors, on
 	// rounded ones, and on requests with malformed optional fields.
@@ -168,4 +188,34 @@ func TestOpenRTBExchangeCorpus(t *testing.T) {
 	m := get(srv.admin, "/metrics").Body.String()
 	assert.Regexp(t, `dspd_openrtb_invalid_fields_total\{field="site.domain"\} [1-9]`, m)
 	assert.Contains(t, m, `dspd_openrtb_requests_total{exchange="default",outcome="rejected"} 0`+"\n")
+}
+
+// consentCounts reads dspd_consent_total by outcome.
+func consentCounts(t *testing.T, srv *testServer) map[string]float64 {
+	t.Helper()
+	mfs, err := srv.Gatherer().Gather()
+	require.NoError(t, err)
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != "dspd_consent_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			out[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+		}
+	}
+	return out
+}
+
+// changedOutcome is the one outcome counted between two readings.
+func changedOutcome(t *testing.T, before, after map[string]float64) string {
+	t.Helper()
+	var changed []string
+	for o, n := range after {
+		if n != before[o] {
+			changed = append(changed, o)
+		}
+	}
+	require.Len(t, changed, 1, "one outcome per request")
+	return changed[0]
 }

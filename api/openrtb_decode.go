@@ -33,6 +33,8 @@ type openrtbRequest struct {
 	test                  bool
 	curDenied             string // cur[] is not empty and holds no USD: its first entry
 
+	signals openrtbSignals // the privacy signals (openrtb_regs.go)
+
 	invalid fieldSet   // the used fields whose bad values were treated as absent
 	example badExample // the first of them, for the log
 }
@@ -96,6 +98,7 @@ func (r *openrtbRequest) engineRequest(arrived time.Time) bidder.Request {
 // map, no reflection, no allocation.
 func decodeBidRequest(body []byte, st *openrtbState) (ferr *fieldError, jsonOK bool) {
 	st.req = openrtbRequest{imps: st.imps[:0]}
+	st.req.signals.reset()
 	// Numbers of any magnitude are valid JSON: 1e400 in a field dspd
 	// ignores is no reason for a 400, and as a used field it is read as
 	// the field's policy says (a floor above any price, say).
@@ -387,7 +390,9 @@ func (d *bidRequestDecoder) request() {
 			r.badv = d.list(fieldBAdv, "badv")
 		case "cur":
 			d.cur()
-		default: // ext, regs, source, at, wseat…
+		case "regs":
+			d.regs()
+		default: // ext, source, at, wseat…
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {
@@ -797,6 +802,10 @@ func (d *bidRequestDecoder) device() {
 			d.deviceType()
 		case "geo":
 			d.geo()
+		case "lmt":
+			r.signals.lmt = d.flag(fieldLMT, "device.lmt") == 1
+		case "dnt":
+			r.signals.dnt = d.flag(fieldDNT, "device.dnt") == 1
 		default: // ua, ip, make, ext…
 			d.it.Skip()
 		}
@@ -915,7 +924,29 @@ func (d *bidRequestDecoder) user() {
 			r.uid = str(d.usedText(fieldUserID, topField("user.id"), maxUIDLen))
 		case "buyeruid":
 			r.buyerUID = str(d.usedText(fieldBuyerUID, topField("user.buyeruid"), maxUIDLen))
-		default: // yob, gender, geo, data, eids, consent, ext…
+		case "consent":
+			r.signals.tc, _ = d.signalText(fieldConsent, "user.consent")
+		case "ext":
+			d.userExt()
+		default: // yob, gender, geo, data, eids…
+			d.it.Skip()
+		}
+		if d.it.Err() != nil {
+			return
+		}
+	}
+}
+
+// userExt reads user.ext: the 2.5 place of the consent string.
+func (d *bidRequestDecoder) userExt() {
+	if !d.usedObject(fieldUser, topField("user.ext")) {
+		return
+	}
+	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
+		switch string(key) {
+		case "consent":
+			d.r.signals.extTC, _ = d.signalText(fieldConsent, "user.ext.consent")
+		default: // eids, prebid…
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {

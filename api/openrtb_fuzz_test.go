@@ -38,6 +38,11 @@ func FuzzOpenRTB(f *testing.F) {
 		{"POST", FormMediaType, "", "id=a", false},
 		{"POST", JSONMediaType, "br", post, false},
 		{"GET", "", "", "", false},
+		// privacy signals, read and decided (docs/privacy.md)
+		{"POST", JSONMediaType, "", consentBody(`"regs":{"gdpr":1,"us_privacy":"1YYN","coppa":0}`,
+			`"user":{"id":"u-1","consent":"`+tcString(nil)+`"}`, `"device":{"lmt":0,"dnt":1}`), false},
+		{"POST", JSONMediaType, "", consentBody(`"regs":{"ext":{"gdpr":"1","gpp":"DBABMA~CPXxRfA","gpp_sid":[2,7,"x"]}}`,
+			`"user":{"ext":{"consent":7}}`, ""), false},
 	} {
 		f.Add(seed.method, seed.ct, seed.ce, []byte(seed.body), seed.compress)
 	}

@@ -94,8 +94,23 @@ func TestOpenRTBDecisionParity(t *testing.T) {
 		require.NoError(t, err)
 		clock.Store(ts)
 
-		fw := postForm(srv.public, form)
+		// The form endpoint has no consent keys; OpenRTB reads the
+		// signals (docs/privacy.md). With lmt=1 the OpenRTB request is
+		// decided without its user: as the form request without its uid,
+		// where a frequency cap that cannot be kept is reason consent.
+		contextual := form
+		if q.Get("lmt") == "1" {
+			q.Del("uid")
+			contextual = q.Encode()
+		}
+		fw := postForm(srv.public, contextual)
 		want := outcomeOf(t, fw.Code, fw.Header(), fw.Body.Bytes())
+		switch {
+		case q.Get("gdpr") == "1": // gdpr=1 without a TC string: no consent at all
+			want = outcome{Reason: "consent"}
+		case q.Get("lmt") == "1" && want.Reason == "freq_cap":
+			want.Reason = "consent"
+		}
 		ow := postOpenRTB(srv.public, ortb)
 		got := outcomeOf(t, ow.Code, ow.Header(), ow.Body.Bytes())
 		require.Equal(t, want, got, "line %d:\n%s\n%s", i+1, form, ortb)
@@ -107,7 +122,7 @@ func TestOpenRTBDecisionParity(t *testing.T) {
 	}
 	t.Logf("outcomes of %d requests, each twice: %v", len(lines), counts)
 	assert.Greater(t, counts["bid"], len(lines)/5)
-	for _, reason := range []string{"currency", "no_match", "below_floor", "freq_cap", "budget", "timeout"} {
+	for _, reason := range []string{"currency", "no_match", "below_floor", "freq_cap", "budget", "timeout", "consent"} {
 		assert.Positive(t, counts[reason], reason)
 	}
 }

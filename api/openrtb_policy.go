@@ -38,6 +38,15 @@ const (
 	fieldFormats // banner formats beyond maxFormats: not tried
 	fieldSecure
 	fieldPMP
+	fieldRegs
+	fieldGDPR
+	fieldUSPrivacy
+	fieldGPP
+	fieldGPPSID
+	fieldCOPPA
+	fieldConsent
+	fieldLMT
+	fieldDNT
 	numUsedFields
 )
 
@@ -47,11 +56,12 @@ var usedFieldNames = [numUsedFields]string{
 	"site", "site.domain", "site.page", "site.cat", "app", "app.bundle", "app.cat", "device", "device.os",
 	"device.devicetype", "device.geo", "device.geo.country", "device.geo.region", "device.geo.city", "user",
 	"user.id", "user.buyeruid", "tmax", "test", "bcat", "badv", "imp", "imp.banner.format", "imp.secure",
-	"imp.pmp",
+	"imp.pmp", "regs", "regs.gdpr", "regs.us_privacy", "regs.gpp", "regs.gpp_sid", "regs.coppa", "user.consent",
+	"device.lmt", "device.dnt",
 }
 
 // fieldSet holds one bit per usedField.
-type fieldSet uint32
+type fieldSet uint64
 
 func (s fieldSet) has(f usedField) bool { return s&(1<<f) != 0 }
 

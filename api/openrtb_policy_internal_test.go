@@ -23,7 +23,7 @@ func TestUsedFieldNames(t *testing.T) {
 		assert.False(t, seen[name], "%s twice", name)
 		seen[name] = true
 	}
-	assert.Less(t, int(numUsedFields), 32, "a fieldSet has a bit for each")
+	assert.Less(t, int(numUsedFields), 64, "a fieldSet has a bit for each")
 }
 
 // TestOpenRTBFieldPolicy: a bad value of a used field never causes a 400;
@@ -113,7 +113,14 @@ func TestOpenRTBFieldPolicy(t *testing.T) {
 			check: func(t *testing.T, _ *openrtbRequest, req *bidder.Request) { assert.Equal(t, "b-1", req.UID) }},
 		{name: "buyeruid a number", top: `"user":{"buyeruid":12}`, bad: "user.buyeruid",
 			check: func(t *testing.T, _ *openrtbRequest, req *bidder.Request) { assert.Empty(t, req.UID) }},
-		{name: "user eids and consent ignored", top: `"user":{"id":"u","eids":"x","consent":7,"ext":[]}`,
+		{name: "user eids ignored", top: `"user":{"id":"u","eids":"x"}`,
+			check: func(t *testing.T, _ *openrtbRequest, req *bidder.Request) { assert.Equal(t, "u", req.UID) }},
+		{name: "consent not a string: no consent string", top: `"user":{"id":"u","consent":7}`, bad: "user.consent",
+			check: func(t *testing.T, r *openrtbRequest, req *bidder.Request) {
+				assert.Equal(t, "u", req.UID)
+				assert.Empty(t, r.signals.tc)
+			}},
+		{name: "user.ext not an object", top: `"user":{"id":"u","ext":[]}`, bad: "user",
 			check: func(t *testing.T, _ *openrtbRequest, req *bidder.Request) { assert.Equal(t, "u", req.UID) }},
 		{name: "tmax 0: the default", top: `"tmax":0`, bad: "tmax",
 			check: func(t *testing.T, _ *openrtbRequest, req *bidder.Request) { assert.Zero(t, req.TMax) }},
@@ -173,8 +180,14 @@ func TestOpenRTBFieldPolicy(t *testing.T) {
 			}},
 		{name: "an ignored number beyond float64", top: `"device":{"geo":{"lat":1e400,"lon":-1e400}},"ext":{"x":0.5e39}`,
 			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) { assert.Equal(t, "req-1", r.id) }},
-		{name: "regs, source and ext ignored", top: `"regs":"gdpr","source":7,"ext":[1],"at":"first"`,
+		{name: "source and ext ignored", top: `"source":7,"ext":[1],"at":"first"`,
 			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) { assert.Equal(t, "req-1", r.id) }},
+		{name: "regs not an object: gdpr and coppa 1", top: `"regs":"gdpr"`, bad: "regs",
+			check: func(t *testing.T, r *openrtbRequest, _ *bidder.Request) {
+				sig, _ := r.signals.consentSignals()
+				assert.EqualValues(t, 1, sig.GDPR)
+				assert.True(t, sig.COPPA)
+			}},
 	}
 	srv := coreServer(t, writeCampaigns(t, openrtbCampaigns...))
 	for _, tt := range tests {

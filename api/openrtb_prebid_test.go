@@ -32,7 +32,7 @@ const prebidRequest = `{"id":"5e3f0c6b-7d6e-4a53-9f3b-1d2c3b4a5f60",
   "ext":{"amp":0}},
  "device":{"ua":"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36","ip":"203.0.113.9",
   "geo":{"country":"DEU","region":"BE","type":2},"language":"de","devicetype":2,"os":"macOS","js":1},
- "user":{"buyeruid":"dspd-7f3a9c","ext":{"consent":"CQxyzAAQxyzAAAGABCDEENBgAAAAAAAAAAAAAAAAAAAA","eids":[{"source":"pubcid.example","uids":[{"id":"a1b2","atype":1}]}]}},
+ "user":{"buyeruid":"dspd-7f3a9c","ext":{"consent":"` + fakeConsent + `","eids":[{"source":"pubcid.example","uids":[{"id":"a1b2","atype":1}]}]}},
  "at":1,"tmax":800,"cur":["USD"],
  "source":{"tid":"5e3f0c6b-7d6e-4a53-9f3b-1d2c3b4a5f60","ext":{"schain":{"complete":1,"ver":"1.0",
   "nodes":[{"asi":"ssp.example","sid":"pub-1","hp":1}]}}},
@@ -42,6 +42,10 @@ const prebidRequest = `{"id":"5e3f0c6b-7d6e-4a53-9f3b-1d2c3b4a5f60",
   "server":{"externalurl":"https://pbs.example","gvlid":1,"datacenter":"eu-west"},
   "targeting":{"includebrandcategory":{"primaryadserver":1}}}}}`
 
+// fakeConsent stands for the TC string of prebidRequest, which the test
+// puts in (package consent reads a real one).
+const fakeConsent = "TC-STRING"
+
 // TestPrebidServerRequests: requests shaped as Prebid Server's pass-through
 // adapters send them are each answered with a bid that carries mtype 1:
 // without a Content-Type, gzipped (endpointCompression: gzip), with one,
@@ -50,8 +54,11 @@ func TestPrebidServerRequests(t *testing.T) {
 	rates := filepath.Join(t.TempDir(), "rates.json")
 	require.NoError(t, os.WriteFile(rates, []byte(`{"dataAsOf":"2026-11-01T00:00:00.000Z","generatedAt":"2026-11-01T04:00:00.000Z",`+
 		`"conversions":{"USD":{"USD":1,"EUR":0.9263914,"GBP":0.78219473},"GBP":{"USD":1.2784543,"EUR":1.18441}}}`), 0o644))
-	srv := buildTestServer(t, writeCampaigns(t, openrtbCampaigns...), serverOptions{rates: rates})
+	srv := buildTestServer(t, writeCampaigns(t, openrtbCampaigns...), serverOptions{rates: rates, vendor: vendor})
 
+	// The user consented to dspd's vendor id (gdpr is 1): a TC string the
+	// test's own encoder writes.
+	prebidRequest := strings.Replace(prebidRequest, fakeConsent, tcString(nil), 1)
 	v26 := strings.NewReplacer(
 		`"user":{"buyeruid":"dspd-7f3a9c","ext":{"consent":`, `"user":{"buyeruid":"dspd-7f3a9c","consent":`,
 		`"regs":{"ext":{"gdpr":1,"us_privacy":"1---"}}`, `"regs":{"gdpr":1,"us_privacy":"1---","gpp":"DBABMA~CPXxRfA","gpp_sid":[2]}`,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/consent"
 	"github.com/recbid/dspd/currency"
 	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
@@ -73,6 +74,12 @@ type Config struct {
 	// TrackTTL is how long after its bid a tracking URL is valid (default
 	// DefaultTrackTTL).
 	TrackTTL time.Duration
+
+	// Consent decides, from an OpenRTB request's privacy signals, whether
+	// dspd may bid and process the user (docs/privacy.md); nil is a
+	// checker with no vendor id: every request where GDPR applies is a no
+	// bid.
+	Consent *consent.Checker
 }
 
 // DefaultTrackTTL is how long a tracking URL is valid after its bid: a

@@ -17,6 +17,12 @@ type Campaign struct {
 	Pacing      Pacing
 	Targeting   Targeting
 	Creatives   []Creative
+	// Deals are the ids of the deals the campaign may bid in (OpenRTB
+	// imp.pmp.deals); DealsOnly (the file's "open_auction": false) keeps it
+	// out of the open auction. A campaign that bids only in deals never
+	// answers the form endpoint, which has no deals.
+	Deals     []string
+	DealsOnly bool
 
 	startMs, endMs int64     // flight as [startMs, endMs) in request-time milliseconds
 	pace           *paceSlot // the pacing throttle, when the campaign is paced and attached (Engine.Pace)
@@ -61,13 +67,63 @@ type Targeting struct {
 	Exchanges                  []string // exchange ids; empty: any exchange
 }
 
-// Creative is one ad of a campaign.
+// CreativeKind is what a creative is: a banner (the default), a video or a
+// native ad.
+type CreativeKind uint8
+
+// The kinds of creative.
+const (
+	Banner CreativeKind = iota
+	Video
+	Native
+)
+
+var kindNames = [...]string{"banner", "video", "native"}
+
+// String returns the kind as the campaigns file spells it.
+func (k CreativeKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Creative is one ad of a campaign. W and H are a banner's or a video's
+// size; a native ad has none of its own (its images have theirs).
 type Creative struct {
 	ID       string
+	Kind     CreativeKind
 	W, H     int
 	Secure   bool
-	ImageURL string
+	ImageURL string // the banner, or the native ad's main image
 	ClickURL string
+
+	// video
+	DurationS   int
+	Mime        string
+	MediaURL    string
+	BitrateKbps int
+	VASTVersion string // "2.0", "3.0", "4.0", "4.1" or "4.2"
+
+	// native
+	Title, Body, Sponsored, CTA string
+	ImageW, ImageH              int
+	IconURL                     string // "": no icon
+	IconW, IconH                int
+}
+
+// DefaultVASTVersion is the VAST version of a video creative that names
+// none.
+const DefaultVASTVersion = "4.2"
+
+// HasDeal reports whether the campaign may bid in the deal.
+func (c *Campaign) HasDeal(deal string) bool {
+	for _, d := range c.Deals {
+		if d == deal {
+			return true
+		}
+	}
+	return false
 }
 
 // InFlight reports whether the request time (Unix ms) lies inside the

@@ -163,6 +163,8 @@ type fileCampaign struct {
 	Pacing      string         `json:"pacing"`
 	Targeting   fileTargeting  `json:"targeting"`
 	Creatives   []fileCreative `json:"creatives"`
+	Deals       []string       `json:"deals"`
+	OpenAuction *bool          `json:"open_auction"`
 }
 
 type fileFreqCap struct {
@@ -187,11 +189,30 @@ type fileTargeting struct {
 
 type fileCreative struct {
 	ID       string    `json:"id"`
+	Type     string    `json:"type"`
 	W        rawNumber `json:"w"`
 	H        rawNumber `json:"h"`
 	Secure   bool      `json:"secure"`
-	ImageURL string    `json:"image_url"`
+	ImageURL *string   `json:"image_url"`
 	ClickURL string    `json:"click_url"`
+
+	// video
+	DurationS   rawNumber `json:"duration_s"`
+	Mime        *string   `json:"mime"`
+	MediaURL    *string   `json:"media_url"`
+	BitrateKbps rawNumber `json:"bitrate_kbps"`
+	VASTVersion *string   `json:"vast_version"`
+
+	// native
+	Title     *string   `json:"title"`
+	Body      *string   `json:"body"`
+	Sponsored *string   `json:"sponsored"`
+	CTA       *string   `json:"cta"`
+	ImageW    rawNumber `json:"image_w"`
+	ImageH    rawNumber `json:"image_h"`
+	IconURL   *string   `json:"icon_url"`
+	IconW     rawNumber `json:"icon_w"`
+	IconH     rawNumber `json:"icon_h"`
 }
 
 // rawNumber keeps a JSON value's literal text so that validation can insist

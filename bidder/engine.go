@@ -341,6 +341,10 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 			n := int(s.cands[i])
 			c := cat.campaigns[n]
 			capped := c.FreqCap.Capped()
+			if capped && req.NoUser {
+				reason = max(reason, ReasonConsent) // may not count the user: cannot keep its cap
+				continue
+			}
 			if capped && req.UID == "" {
 				continue // no user to count: drops at the frequency stage
 			}
@@ -408,6 +412,7 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 		CampaignID: c.ID,
 		CreativeID: d.Creative.ID,
 		Exchange:   req.Exchange,
+		Deal:       req.Deal,
 		Pricing:    req.Pricing,
 		TimeS:      floorDiv(req.TimeMs, 1000),
 		Price:      d.Price,
@@ -418,7 +423,7 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 	}
 	day := DayOf(req.TimeMs)
 	if !req.Test { // a test bid's win records nothing: it needs no room
-		room := Room{CampaignID: c.ID, Exchange: req.Exchange, Day: day}
+		room := Room{CampaignID: c.ID, Exchange: req.Exchange, Deal: req.Deal, Day: day}
 		if !rec.User.IsZero() {
 			room.User, room.PeriodS, room.Window = rec.User, rec.PeriodS, c.FreqCap.Window(req.TimeMs)
 			room.Until = e.counterUntil(now, req.TimeMs, room.PeriodS, room.Window)
@@ -432,7 +437,7 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 		return refuse(d, fmt.Errorf("save bid: %w", err))
 	}
 	if !req.Test {
-		if err := e.ledger.RecordBid(ctx, c.ID, req.Exchange, day); err != nil {
+		if err := e.ledger.RecordBid(ctx, c.ID, req.Exchange, req.Deal, day); err != nil {
 			return refuse(d, fmt.Errorf("count bid: %w", err))
 		}
 	}

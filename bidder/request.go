@@ -20,10 +20,16 @@ type Request struct {
 	City         string
 	UID          string
 	Exchange     string        // the id of the exchange asking (campaigns may target exchanges)
+	Deal         string        // the deal this decision is for ("": the open auction); see DealTerms
 	Pricing      string        // the exchange's price rules (a fingerprint), kept with the bid for its win notice
 	TimeMs       int64         // request time, Unix ms: the server clock at arrival (see the transport for -trust-request-ts)
 	TMax         time.Duration // the exchange's time limit; 0 means the engine's default
 	Test, Secure bool
+	// NoUser says there is no legal basis for user-level processing
+	// (package consent): UID is empty, and frequency-capped campaigns,
+	// which cannot keep their caps without the user's counter, drop out
+	// with ReasonConsent instead of bidding uncounted.
+	NoUser bool
 
 	// Arrived is when the request reached the server; the decision deadline
 	// counts from it. Zero means the engine's clock at Decide.
@@ -63,6 +69,7 @@ const (
 	ReasonNoMatch                             // no campaign's targeting matched
 	ReasonBelowFloor                          // every match bids below the floor
 	ReasonFreqCap                             // every remaining match hit its frequency cap
+	ReasonConsent                             // no legal basis to bid, or to keep the remaining matches' frequency caps (package consent)
 	ReasonBudget                              // every remaining match exhausted its daily budget
 	ReasonPacing                              // every remaining match was held back by its pacing controller
 	ReasonTimeout                             // the decision ran past tmax minus the safety margin
@@ -74,7 +81,7 @@ const (
 	NumReasons
 )
 
-var reasonNames = [NumReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "budget", "pacing",
+var reasonNames = [NumReasons]string{"", "currency", "no_match", "below_floor", "freq_cap", "consent", "budget", "pacing",
 	"timeout", "state_unavailable", "capacity"}
 
 // String returns the reason as the X-Nobid-Reason header spells it.

@@ -22,13 +22,14 @@ type Ledger interface {
 	// ErrCapacity when a bounded ledger has none.
 	Reserve(ctx context.Context, r Room) error
 	// RecordBid counts one (non-test) bid for the campaign's day, made for
-	// the exchange.
-	RecordBid(ctx context.Context, campaignID, exchange string, day Day) error
+	// the exchange, in the deal (deal "": in the open auction).
+	RecordBid(ctx context.Context, campaignID, exchange, deal string, day Day) error
 	// RecordWin adds one win and its price.
 	RecordWin(ctx context.Context, w Win) error
 	// Stats returns a campaign's counters for one day: of its bids for one
-	// exchange, or for all when exchange is ""; ok is false when the ledger
-	// holds nothing for it.
+	// exchange, or for all when exchange is "", or in one deal when
+	// exchange is DealLabel(deal); ok is false when the ledger holds
+	// nothing for it.
 	Stats(ctx context.Context, campaignID, exchange string, day Day) (s DayStats, ok bool, err error)
 }
 
@@ -49,6 +50,7 @@ type UsageQuery struct {
 type Room struct {
 	CampaignID string
 	Exchange   string
+	Deal       string // "": the open auction
 	Day        Day
 	User       UserKey // zero: no frequency counter
 	PeriodS    int64
@@ -64,6 +66,7 @@ type Win struct {
 	BidID      BidID // the bid won: a durable ledger makes its claim durable with the counters
 	CampaignID string
 	Exchange   string  // the exchange the bid was made for
+	Deal       string  // the deal it was made in ("": the open auction)
 	Day        Day     // UTC day of the bid's request time
 	Price      Micros  // clearing CPM
 	User       UserKey // zero when the bid had no user or no frequency cap
@@ -110,6 +113,7 @@ type BidRecord struct {
 	CampaignID string
 	CreativeID string
 	Exchange   string  // the exchange the bid was made for: only its win path may claim it
+	Deal       string  // the deal it was made in ("": the open auction)
 	Pricing    string  // the exchange's price rules when the bid was made (see Request.Pricing)
 	User       UserKey // zero unless the campaign is frequency-capped and the request named a user
 	TimeS      int64   // the request time, Unix seconds: it fixes the budget day and the frequency window
@@ -173,3 +177,9 @@ const (
 	// for at least a day after it.
 	MaxBidTTL = 24 * time.Hour
 )
+
+// DealLabel is the label the books count a deal's bids, wins and spend
+// under, beside the exchanges': Stats(ctx, campaign, DealLabel(deal), day)
+// is a campaign's day in one deal. Exchange ids cannot hold ':', so the
+// labels never meet.
+func DealLabel(deal string) string { return "deal:" + deal }

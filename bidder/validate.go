@@ -112,9 +112,9 @@ func (fc *fileCampaign) validate(exchanges map[string]bool) (*Campaign, []string
 		v.add("creatives", fmt.Sprintf("at most %d creatives", maxCreatives))
 	}
 	ids := make(map[string]bool, len(fc.Creatives))
-	for i, fcr := range fc.Creatives {
+	for i := range fc.Creatives {
+		fcr := &fc.Creatives[i]
 		p := fmt.Sprintf("creatives[%d].", i)
-		cr := Creative{ID: fcr.ID, Secure: fcr.Secure, ImageURL: fcr.ImageURL, ClickURL: fcr.ClickURL}
 		switch {
 		case fcr.ID == "":
 			v.add(p+"id", "required")
@@ -124,11 +124,11 @@ func (fc *fileCampaign) validate(exchanges map[string]bool) (*Campaign, []string
 			v.add(p+"id", "duplicate creative id "+strconv.Quote(fcr.ID))
 		}
 		ids[fcr.ID] = true
-		cr.W = int(v.integer(p+"w", fcr.W, 1, 10000))
-		cr.H = int(v.integer(p+"h", fcr.H, 1, 10000))
-		v.url(p+"image_url", fcr.ImageURL, fcr.Secure)
-		v.url(p+"click_url", fcr.ClickURL, fcr.Secure)
-		c.Creatives = append(c.Creatives, cr)
+		c.Creatives = append(c.Creatives, v.creative(p, fcr))
+	}
+	c.Deals, c.DealsOnly = v.deals(fc.Deals), fc.OpenAuction != nil && !*fc.OpenAuction
+	if c.DealsOnly && len(fc.Deals) == 0 {
+		v.add("open_auction", "false needs at least one deal in deals")
 	}
 	if len(v) > 0 {
 		return nil, v

@@ -89,7 +89,7 @@ type WinRecorder interface {
 
 // winOf is what the ledger records of a bid's win at price.
 func winOf(rec BidRecord, price Micros) Win {
-	w := Win{BidID: rec.ID, CampaignID: rec.CampaignID, Exchange: rec.Exchange, Day: DayOfSec(rec.TimeS), Price: price}
+	w := Win{BidID: rec.ID, CampaignID: rec.CampaignID, Exchange: rec.Exchange, Deal: rec.Deal, Day: DayOfSec(rec.TimeS), Price: price}
 	if rec.PeriodS > 0 && !rec.User.IsZero() {
 		w.User, w.PeriodS = rec.User, rec.PeriodS
 		w.Window = FreqCap{Impressions: 1, PeriodS: rec.PeriodS}.WindowAt(rec.TimeS)

@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"github.com/recbid/dspd/consent/consenttest"
 	"testing"
 
 	tcf2 "github.com/prebid/go-gdpr/vendorconsent/tcf2"
@@ -26,8 +27,8 @@ func benchCases() []struct {
 		{"gdpr_range_singles", Signals{GDPR: 1, TCString: ranged(fullConsent()).String()}},
 		{"gdpr_malformed", Signals{GDPR: 1, TCString: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"}},
 		{"us_privacy", Signals{GDPR: -1, USPrivacy: "1YNN"}},
-		{"gpp_usnat", Signals{GDPR: -1, GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.GPC = new(bool) })), GPPSID: []int{7}}},
-		{"gpp_tcf", Signals{GDPR: 1, GPP: gpp(gppHeader(2), full), GPPSID: []int{2}}},
+		{"gpp_usnat", Signals{GDPR: -1, GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.GPC = new(bool) })), GPPSID: []int{7}}},
+		{"gpp_tcf", Signals{GDPR: 1, GPP: gpp(consenttest.GPPHeader(2), full), GPPSID: []int{2}}},
 	}
 }
 
@@ -63,7 +64,7 @@ func BenchmarkLibraries(b *testing.B) {
 			}
 		})
 	}
-	nat := optOut(func(u *usNat) { u.GPC = new(bool) })
+	nat := optOut(func(u *consenttest.USNat) { u.GPC = new(bool) })
 	b.Run("uspnat", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -90,7 +91,7 @@ func BenchmarkReaders(b *testing.B) {
 			}
 		})
 	}
-	nat := optOut(func(u *usNat) { u.GPC = new(bool) })
+	nat := optOut(func(u *consenttest.USNat) { u.GPC = new(bool) })
 	b.Run("usnat", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

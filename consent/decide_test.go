@@ -2,6 +2,7 @@ package consent
 
 import (
 	"encoding/base64"
+	"github.com/recbid/dspd/consent/consenttest"
 	"testing"
 
 	"github.com/prebid/go-gpp/sections"
@@ -15,7 +16,7 @@ import (
 )
 
 // with returns fullConsent changed by f.
-func with(f func(*tcString)) tcString {
+func with(f func(*consenttest.TC)) consenttest.TC {
 	tc := fullConsent()
 	f(&tc)
 	return tc
@@ -33,32 +34,32 @@ func without(ids []int, id int) []int {
 }
 
 // noVendorConsent drops dspVendor from the vendor consents.
-func noVendorConsent(tc *tcString) {
+func noVendorConsent(tc *consenttest.TC) {
 	tc.VendorConsents.IDs = without(tc.VendorConsents.IDs, dspVendor)
 }
 
 // noVendorLegitInt drops dspVendor from the vendor legitimate interests.
-func noVendorLegitInt(tc *tcString) {
+func noVendorLegitInt(tc *consenttest.TC) {
 	tc.VendorLegitimateInterests.IDs = without(tc.VendorLegitimateInterests.IDs, dspVendor)
 }
 
 // liOnly leaves Purpose 2 only its legitimate-interest basis: no purpose
 // consent at all, legitimate interest for Purpose 2, the vendor's
 // legitimate interest but not its consent.
-func liOnly(tc *tcString) {
+func liOnly(tc *consenttest.TC) {
 	tc.PurposesConsent = nil
 	tc.PurposesLITransparency = []int{2}
 	noVendorConsent(tc)
 }
 
-func restrict(purpose, kind int, vendors ...rangeEntry) func(*tcString) {
-	return func(tc *tcString) {
-		tc.PubRestrictions = append(tc.PubRestrictions, pubRestriction{Purpose: purpose, Type: kind, Vendors: vendors})
+func restrict(purpose, kind int, vendors ...consenttest.Range) func(*consenttest.TC) {
+	return func(tc *consenttest.TC) {
+		tc.PubRestrictions = append(tc.PubRestrictions, consenttest.PubRestriction{Purpose: purpose, Type: kind, Vendors: vendors})
 	}
 }
 
-func both(fs ...func(*tcString)) func(*tcString) {
-	return func(tc *tcString) {
+func both(fs ...func(*consenttest.TC)) func(*consenttest.TC) {
+	return func(tc *consenttest.TC) {
 		for _, f := range fs {
 			f(tc)
 		}
@@ -105,7 +106,7 @@ func gpp(header string, sections ...string) string {
 	return s
 }
 
-func optOut(f func(*usNat)) string {
+func optOut(f func(*consenttest.USNat)) string {
 	u := noOptOut()
 	f(&u)
 	return u.String()
@@ -148,13 +149,13 @@ type decideCase struct {
 	want   Decision
 }
 
-func gdpr1(tc tcString) Signals { return Signals{GDPR: 1, TCString: tc.String()} }
+func gdpr1(tc consenttest.TC) Signals { return Signals{GDPR: 1, TCString: tc.String()} }
 
 func decideCases() []decideCase {
 	full := fullConsent()
 	liOnlyTC := with(liOnly)
-	dsp := rangeEntry{dspVendor, dspVendor}
-	around := rangeEntry{700, 800}
+	dsp := span(dspVendor, dspVendor)
+	around := span(700, 800)
 	return []decideCase{
 		// No GDPR.
 		{name: "no signals", sig: Signals{GDPR: -1}, want: allowed},
@@ -167,19 +168,19 @@ func decideCases() []decideCase {
 		// GDPR, full consent.
 		{name: "full consent, bit fields", sig: gdpr1(full), want: consented},
 		{name: "full consent, range entries", sig: gdpr1(ranged(full)), want: consented},
-		{name: "full consent without segments", sig: gdpr1(with(func(tc *tcString) { tc.Segments = nil })), want: consented},
-		{name: "full consent with a publisher TC segment", sig: gdpr1(with(func(tc *tcString) {
-			tc.Segments = append(tc.Segments, publisherTC([]int{1}, nil))
+		{name: "full consent without segments", sig: gdpr1(with(func(tc *consenttest.TC) { tc.Segments = nil })), want: consented},
+		{name: "full consent with a publisher TC segment", sig: gdpr1(with(func(tc *consenttest.TC) {
+			tc.Segments = append(tc.Segments, consenttest.PublisherTC([]int{1}, nil))
 		})), want: consented},
 		{name: "no vendor id configured", vendor: -1, sig: gdpr1(full), want: refused(NoVendor)},
 
 		// Purpose 2 by legitimate interest.
 		{name: "P2 by legitimate interest only", sig: gdpr1(liOnlyTC), want: contextual(NoPurpose1)},
 		{name: "P2 by legitimate interest, range entries", sig: gdpr1(ranged(liOnlyTC)), want: contextual(NoPurpose1)},
-		{name: "P2 by legitimate interest, P1 consented but not the vendor", sig: gdpr1(with(both(noVendorConsent, func(tc *tcString) {
+		{name: "P2 by legitimate interest, P1 consented but not the vendor", sig: gdpr1(with(both(noVendorConsent, func(tc *consenttest.TC) {
 			tc.PurposesConsent = []int{1}
 		}))), want: contextual(NoVendor)},
-		{name: "P2 by legitimate interest and the vendor's consent, no P1", sig: gdpr1(with(func(tc *tcString) {
+		{name: "P2 by legitimate interest and the vendor's consent, no P1", sig: gdpr1(with(func(tc *consenttest.TC) {
 			tc.PurposesConsent = []int{2}
 		})), want: contextual(NoPurpose1)},
 
@@ -189,57 +190,57 @@ func decideCases() []decideCase {
 		{name: "vendor above MaxVendorId, bit fields", vendor: highVendor, sig: gdpr1(full), want: refused(NoVendor)},
 		{name: "vendor above MaxVendorId, ranges", vendor: highVendor, sig: gdpr1(ranged(full)), want: refused(NoVendor)},
 		{name: "vendor at MaxVendorId", vendor: 1195, sig: gdpr1(full), want: consented},
-		{name: "vendor just above MaxVendorId with a wider LI section", vendor: 1196, sig: gdpr1(with(func(tc *tcString) {
-			tc.VendorLegitimateInterests = vendorSet{Max: 1196, IDs: []int{1196}}
+		{name: "vendor just above MaxVendorId with a wider LI section", vendor: 1196, sig: gdpr1(with(func(tc *consenttest.TC) {
+			tc.VendorLegitimateInterests = consenttest.Vendors{Max: 1196, IDs: []int{1196}}
 		})), want: contextual(NoVendor)},
 
 		// No Purpose 2.
-		{name: "vendor consent, no P2 consent nor transparency", sig: gdpr1(with(func(tc *tcString) {
+		{name: "vendor consent, no P2 consent nor transparency", sig: gdpr1(with(func(tc *consenttest.TC) {
 			tc.PurposesConsent = []int{1}
 			tc.PurposesLITransparency = nil
 		})), want: refused(NoPurpose2)},
-		{name: "P2 consent without vendor consent, vendor LI without P2 transparency", sig: gdpr1(with(both(noVendorConsent, func(tc *tcString) {
+		{name: "P2 consent without vendor consent, vendor LI without P2 transparency", sig: gdpr1(with(both(noVendorConsent, func(tc *consenttest.TC) {
 			tc.PurposesLITransparency = []int{7}
 		}))), want: refused(NoPurpose2)},
-		{name: "no purposes at all", sig: gdpr1(with(func(tc *tcString) {
+		{name: "no purposes at all", sig: gdpr1(with(func(tc *consenttest.TC) {
 			tc.PurposesConsent, tc.PurposesLITransparency = nil, nil
 		})), want: refused(NoPurpose2)},
 
 		// Publisher restrictions on Purpose 2.
 		{name: "P2 not allowed for the vendor", sig: gdpr1(with(restrict(2, 0, dsp))), want: refused(Restricted)},
 		{name: "P2 not allowed for a range holding the vendor", sig: gdpr1(ranged(with(restrict(2, 0, around)))), want: refused(Restricted)},
-		{name: "P2 not allowed for other vendors", sig: gdpr1(with(restrict(2, 0, rangeEntry{1, 700}, rangeEntry{756, 900}))), want: consented},
+		{name: "P2 not allowed for other vendors", sig: gdpr1(with(restrict(2, 0, span(1, 700), span(756, 900)))), want: consented},
 		{name: "P2 requires consent, only LI", sig: gdpr1(with(both(liOnly, restrict(2, 1, dsp)))), want: refused(Restricted)},
 		{name: "P2 requires consent, consent given", sig: gdpr1(with(restrict(2, 1, dsp))), want: consented},
 		{name: "P2 requires LI, only consent", sig: gdpr1(with(both(noVendorLegitInt, restrict(2, 2, dsp)))), want: refused(Restricted)},
 		{name: "P2 requires LI, LI established", sig: gdpr1(with(restrict(2, 2, dsp))), want: consented},
 		{name: "P2 requires consent and LI", sig: gdpr1(with(both(restrict(2, 1, dsp), restrict(2, 2, dsp)))), want: refused(Restricted)},
 		{name: "undefined restriction type 3", sig: gdpr1(with(restrict(2, 3, dsp))), want: consented},
-		{name: "P2 not allowed by the first of two entries of the same type", sig: gdpr1(with(both(restrict(2, 0, dsp), restrict(2, 0, rangeEntry{1, 2})))), want: refused(Restricted)},
-		{name: "P2 requires LI by the first of two entries, only consent", sig: gdpr1(with(both(noVendorLegitInt, restrict(2, 2, dsp), restrict(2, 2, rangeEntry{1, 2})))), want: refused(Restricted)},
+		{name: "P2 not allowed by the first of two entries of the same type", sig: gdpr1(with(both(restrict(2, 0, dsp), restrict(2, 0, span(1, 2))))), want: refused(Restricted)},
+		{name: "P2 requires LI by the first of two entries, only consent", sig: gdpr1(with(both(noVendorLegitInt, restrict(2, 2, dsp), restrict(2, 2, span(1, 2))))), want: refused(Restricted)},
 
 		// Publisher restrictions on Purpose 1.
 		{name: "P1 not allowed", sig: gdpr1(with(restrict(1, 0, dsp))), want: contextual(Restricted)},
 		{name: "P1 requires LI, which P1 cannot have", sig: gdpr1(with(restrict(1, 2, around))), want: contextual(Restricted)},
 		{name: "P1 requires consent", sig: gdpr1(with(restrict(1, 1, dsp))), want: consented},
-		{name: "P1 restricted for other vendors", sig: gdpr1(with(restrict(1, 0, rangeEntry{1, 754}))), want: consented},
+		{name: "P1 restricted for other vendors", sig: gdpr1(with(restrict(1, 0, span(1, 754)))), want: consented},
 
 		// Malformed TC strings.
 		{name: "gdpr=1 without a TC string", sig: Signals{GDPR: 1}, want: refused(Malformed)},
-		{name: "not service-specific", sig: gdpr1(with(func(tc *tcString) { tc.IsServiceSpecific = false })), want: refused(Malformed)},
-		{name: "version 1", sig: gdpr1(with(func(tc *tcString) { tc.Version = 1 })), want: refused(Malformed)},
-		{name: "version 3", sig: gdpr1(with(func(tc *tcString) { tc.Version = 3 })), want: refused(Malformed)},
+		{name: "not service-specific", sig: gdpr1(with(func(tc *consenttest.TC) { tc.IsServiceSpecific = false })), want: refused(Malformed)},
+		{name: "version 1", sig: gdpr1(with(func(tc *consenttest.TC) { tc.Version = 1 })), want: refused(Malformed)},
+		{name: "version 3", sig: gdpr1(with(func(tc *consenttest.TC) { tc.Version = 3 })), want: refused(Malformed)},
 		{name: "a TCF v1.1 string", sig: Signals{GDPR: 1, TCString: "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"}, want: refused(Malformed)},
-		{name: "vendor list version 0", sig: gdpr1(with(func(tc *tcString) { tc.VendorListVersion = 0 })), want: refused(Malformed)},
-		{name: "truncated: no NumPubRestrictions", sig: gdpr1(with(func(tc *tcString) { tc.Segments, tc.TrimBits = nil, 12 })), want: refused(Malformed)},
-		{name: "truncated in the vendor bits", sig: gdpr1(with(func(tc *tcString) { tc.Segments, tc.TrimChars = nil, 60 })), want: refused(Malformed)},
-		{name: "truncated in a range entry", sig: gdpr1(ranged(with(func(tc *tcString) { tc.Segments, tc.TrimChars = nil, 30 }))), want: refused(Malformed)},
+		{name: "vendor list version 0", sig: gdpr1(with(func(tc *consenttest.TC) { tc.VendorListVersion = 0 })), want: refused(Malformed)},
+		{name: "truncated: no NumPubRestrictions", sig: gdpr1(with(func(tc *consenttest.TC) { tc.Segments, tc.TrimBits = nil, 12 })), want: refused(Malformed)},
+		{name: "truncated in the vendor bits", sig: gdpr1(with(func(tc *consenttest.TC) { tc.Segments, tc.TrimChars = nil, 60 })), want: refused(Malformed)},
+		{name: "truncated in a range entry", sig: gdpr1(ranged(with(func(tc *consenttest.TC) { tc.Segments, tc.TrimChars = nil, 30 }))), want: refused(Malformed)},
 		{name: "truncated in the metadata", sig: Signals{GDPR: 1, TCString: full.String()[:30]}, want: refused(Malformed)},
-		{name: "range entry past MaxVendorId", sig: gdpr1(ranged(with(func(tc *tcString) {
-			tc.VendorConsents.Entries = []rangeEntry{{1, tc.VendorConsents.Max + 1}}
+		{name: "range entry past MaxVendorId", sig: gdpr1(ranged(with(func(tc *consenttest.TC) {
+			tc.VendorConsents.Entries = []consenttest.Range{span(1, tc.VendorConsents.Max+1)}
 		}))), want: refused(Malformed)},
-		{name: "range entry of vendor 0", sig: gdpr1(ranged(with(func(tc *tcString) {
-			tc.VendorConsents.Entries = []rangeEntry{{0, 0}, {dspVendor, dspVendor}}
+		{name: "range entry of vendor 0", sig: gdpr1(ranged(with(func(tc *consenttest.TC) {
+			tc.VendorConsents.Entries = []consenttest.Range{span(0, 0), span(dspVendor, dspVendor)}
 		}))), want: refused(Malformed)},
 		{name: "the string go-gdpr panics on", sig: Signals{GDPR: 1, TCString: panicTC()}, want: refused(Malformed)},
 		{name: "garbage", sig: Signals{GDPR: 1, TCString: "not a consent string"}, want: refused(Malformed)},
@@ -260,57 +261,57 @@ func decideCases() []decideCase {
 		{name: "us_privacy opt-out under GDPR consent", sig: Signals{GDPR: 1, TCString: full.String(), USPrivacy: "1YYN"}, want: contextual(USPOptOut)},
 
 		// GPP US sections.
-		{name: "US National, no opt-out", sig: Signals{GPP: gpp(gppHeader(7), noOptOut().String()), GPPSID: []int{7}, GDPR: -1}, want: allowed},
-		{name: "US National v2, no opt-out", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.V2 = true })), GPPSID: []int{7}, GDPR: -1}, want: allowed},
-		{name: "US National, sale opt-out", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.SaleOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National v2, sale opt-out", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.V2, u.SaleOptOut = true, 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National, sharing opt-out", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.SharingOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National, targeted advertising opt-out", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.TargetedAdvertisingOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National, undefined opt-out value 3", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.SaleOptOut = 3 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National, opt-out not applicable", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.SaleOptOut, u.SharingOptOut, u.TargetedAdvertisingOptOut = 0, 0, 0 })), GPPSID: []int{7}, GDPR: -1}, want: allowed},
-		{name: "US National, GPC set", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.GPC = &yes })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National, GPC not set", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.GPC = new(bool) })), GPPSID: []int{7}, GDPR: -1}, want: allowed},
-		{name: "US National opt-out not listed in gpp_sid", sig: Signals{GPP: gpp(gppHeader(7), optOut(func(u *usNat) { u.SaleOptOut = 1 })), GDPR: -1}, want: allowed},
-		{name: "US National opt-out, another section listed", sig: Signals{GPP: gpp(gppHeader(6, 7), "1YNN", optOut(func(u *usNat) { u.SaleOptOut = 1 })), GPPSID: []int{6}, GDPR: -1}, want: allowed},
-		{name: "US National opt-out after a uspv1 section", sig: Signals{GPP: gpp(gppHeader(6, 7), "1YNN", optOut(func(u *usNat) { u.SaleOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National undecodable", sig: Signals{GPP: gpp(gppHeader(7), "!!!"), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National truncated", sig: Signals{GPP: gpp(gppHeader(7), noOptOut().String()[:2]), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "US National empty", sig: Signals{GPP: gpp(gppHeader(7), ""), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "listed US section missing from the string", sig: Signals{GPP: gpp(gppHeader(7), noOptOut().String()), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), noOptOut().String()), GPPSID: []int{7}, GDPR: -1}, want: allowed},
+		{name: "US National v2, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.V2 = true })), GPPSID: []int{7}, GDPR: -1}, want: allowed},
+		{name: "US National, sale opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.SaleOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National v2, sale opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.V2, u.SaleOptOut = true, 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National, sharing opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.SharingOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National, targeted advertising opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.TargetedAdvertisingOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National, undefined opt-out value 3", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.SaleOptOut = 3 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National, opt-out not applicable", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.SaleOptOut, u.SharingOptOut, u.TargetedAdvertisingOptOut = 0, 0, 0 })), GPPSID: []int{7}, GDPR: -1}, want: allowed},
+		{name: "US National, GPC set", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.GPC = &yes })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National, GPC not set", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.GPC = new(bool) })), GPPSID: []int{7}, GDPR: -1}, want: allowed},
+		{name: "US National opt-out not listed in gpp_sid", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), optOut(func(u *consenttest.USNat) { u.SaleOptOut = 1 })), GDPR: -1}, want: allowed},
+		{name: "US National opt-out, another section listed", sig: Signals{GPP: gpp(consenttest.GPPHeader(6, 7), "1YNN", optOut(func(u *consenttest.USNat) { u.SaleOptOut = 1 })), GPPSID: []int{6}, GDPR: -1}, want: allowed},
+		{name: "US National opt-out after a uspv1 section", sig: Signals{GPP: gpp(consenttest.GPPHeader(6, 7), "1YNN", optOut(func(u *consenttest.USNat) { u.SaleOptOut = 1 })), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National undecodable", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), "!!!"), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National truncated", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), noOptOut().String()[:2]), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "US National empty", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), ""), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "listed US section missing from the string", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), noOptOut().String()), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
 		{name: "listed US section, no GPP string", sig: Signals{GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
 		{name: "listed US section, header undecodable", sig: Signals{GPP: "XBABM~" + noOptOut().String(), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "listed US section, more sections than the header", sig: Signals{GPP: gpp(gppHeader(7), noOptOut().String(), "1YNN"), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "a US state dspd does not decode (Oregon)", sig: Signals{GPP: gpp(gppHeader(15), "BAAAAAAA"), GPPSID: []int{15}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "listed US section, more sections than the header", sig: Signals{GPP: gpp(consenttest.GPPHeader(7), noOptOut().String(), "1YNN"), GPPSID: []int{7}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "a US state dspd does not decode (Oregon)", sig: Signals{GPP: gpp(consenttest.GPPHeader(15), "BAAAAAAA"), GPPSID: []int{15}, GDPR: -1}, want: contextual(GPPOptOut)},
 		{name: "a section that is not a US one (Canada)", sig: Signals{GPP: specGPPCan, GPPSID: []int{5}, GDPR: -1}, want: allowed},
 		{name: "uspv1 section, no opt-out", sig: Signals{GPP: specGPP2, GPPSID: []int{6}, GDPR: -1}, want: allowed},
-		{name: "uspv1 section, opt-out", sig: Signals{GPP: gpp(gppHeader(6), "1YYN"), GPPSID: []int{6}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "uspv1 section, empty", sig: Signals{GPP: gpp(gppHeader(6), ""), GPPSID: []int{6}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "California, sale opt-out (go-gpp encoder)", sig: Signals{GPP: gpp(gppHeader(8), stateSection(8, 1, 2, false)), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "California, sharing opt-out", sig: Signals{GPP: gpp(gppHeader(8), stateSection(8, 2, 1, false)), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "California, GPC", sig: Signals{GPP: gpp(gppHeader(8), stateSection(8, 2, 2, true)), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "California, no opt-out", sig: Signals{GPP: gpp(gppHeader(8), stateSection(8, 2, 2, false)), GPPSID: []int{8}, GDPR: -1}, want: allowed},
-		{name: "Virginia, targeted advertising opt-out", sig: Signals{GPP: gpp(gppHeader(9), stateSection(9, 2, 1, false)), GPPSID: []int{9}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "Virginia, no opt-out", sig: Signals{GPP: gpp(gppHeader(9), stateSection(9, 2, 2, false)), GPPSID: []int{9}, GDPR: -1}, want: allowed},
-		{name: "Colorado, GPC", sig: Signals{GPP: gpp(gppHeader(10), stateSection(10, 2, 2, true)), GPPSID: []int{10}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "Colorado, no opt-out", sig: Signals{GPP: gpp(gppHeader(10), stateSection(10, 2, 2, false)), GPPSID: []int{10}, GDPR: -1}, want: allowed},
-		{name: "Utah, sale opt-out", sig: Signals{GPP: gpp(gppHeader(11), stateSection(11, 1, 2, false)), GPPSID: []int{11}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "Utah, no opt-out", sig: Signals{GPP: gpp(gppHeader(11), stateSection(11, 0, 0, false)), GPPSID: []int{11}, GDPR: -1}, want: allowed},
-		{name: "Connecticut, value 3", sig: Signals{GPP: gpp(gppHeader(12), stateSection(12, 3, 2, false)), GPPSID: []int{12}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "Connecticut, no opt-out", sig: Signals{GPP: gpp(gppHeader(12), stateSection(12, 2, 2, false)), GPPSID: []int{12}, GDPR: -1}, want: allowed},
-		{name: "two listed sections, one opts out", sig: Signals{GPP: gpp(gppHeader(7, 8), noOptOut().String(), stateSection(8, 1, 2, false)), GPPSID: []int{7, 8}, GDPR: -1}, want: contextual(GPPOptOut)},
-		{name: "two listed sections, none opts out", sig: Signals{GPP: gpp(gppHeader(7, 8), noOptOut().String(), stateSection(8, 2, 2, false)), GPPSID: []int{7, 8}, GDPR: -1}, want: allowed},
+		{name: "uspv1 section, opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(6), "1YYN"), GPPSID: []int{6}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "uspv1 section, empty", sig: Signals{GPP: gpp(consenttest.GPPHeader(6), ""), GPPSID: []int{6}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "California, sale opt-out (go-gpp encoder)", sig: Signals{GPP: gpp(consenttest.GPPHeader(8), stateSection(8, 1, 2, false)), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "California, sharing opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(8), stateSection(8, 2, 1, false)), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "California, GPC", sig: Signals{GPP: gpp(consenttest.GPPHeader(8), stateSection(8, 2, 2, true)), GPPSID: []int{8}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "California, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(8), stateSection(8, 2, 2, false)), GPPSID: []int{8}, GDPR: -1}, want: allowed},
+		{name: "Virginia, targeted advertising opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(9), stateSection(9, 2, 1, false)), GPPSID: []int{9}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "Virginia, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(9), stateSection(9, 2, 2, false)), GPPSID: []int{9}, GDPR: -1}, want: allowed},
+		{name: "Colorado, GPC", sig: Signals{GPP: gpp(consenttest.GPPHeader(10), stateSection(10, 2, 2, true)), GPPSID: []int{10}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "Colorado, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(10), stateSection(10, 2, 2, false)), GPPSID: []int{10}, GDPR: -1}, want: allowed},
+		{name: "Utah, sale opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(11), stateSection(11, 1, 2, false)), GPPSID: []int{11}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "Utah, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(11), stateSection(11, 0, 0, false)), GPPSID: []int{11}, GDPR: -1}, want: allowed},
+		{name: "Connecticut, value 3", sig: Signals{GPP: gpp(consenttest.GPPHeader(12), stateSection(12, 3, 2, false)), GPPSID: []int{12}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "Connecticut, no opt-out", sig: Signals{GPP: gpp(consenttest.GPPHeader(12), stateSection(12, 2, 2, false)), GPPSID: []int{12}, GDPR: -1}, want: allowed},
+		{name: "two listed sections, one opts out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7, 8), noOptOut().String(), stateSection(8, 1, 2, false)), GPPSID: []int{7, 8}, GDPR: -1}, want: contextual(GPPOptOut)},
+		{name: "two listed sections, none opts out", sig: Signals{GPP: gpp(consenttest.GPPHeader(7, 8), noOptOut().String(), stateSection(8, 2, 2, false)), GPPSID: []int{7, 8}, GDPR: -1}, want: allowed},
 
 		// GPP's EU TCF section.
-		{name: "TCF section, gdpr=1, no user.consent", sig: Signals{GDPR: 1, GPP: gpp(gppHeader(2), full.String()), GPPSID: []int{2}}, want: consented},
-		{name: "TCF section, gdpr absent", sig: Signals{GDPR: -1, GPP: gpp(gppHeader(2), full.String()), GPPSID: []int{2}}, want: consented},
-		{name: "TCF section, gdpr=0 contradicts gpp_sid", sig: Signals{GDPR: 0, GPP: gpp(gppHeader(2), with(liOnly).String()), GPPSID: []int{2}}, want: contextual(NoPurpose1)},
-		{name: "TCF section not listed", sig: Signals{GDPR: 1, GPP: gpp(gppHeader(2), full.String())}, want: refused(Malformed)},
-		{name: "TCF section listed, missing", sig: Signals{GDPR: 1, GPP: gpp(gppHeader(7), noOptOut().String()), GPPSID: []int{2, 7}}, want: refused(Malformed)},
+		{name: "TCF section, gdpr=1, no user.consent", sig: Signals{GDPR: 1, GPP: gpp(consenttest.GPPHeader(2), full.String()), GPPSID: []int{2}}, want: consented},
+		{name: "TCF section, gdpr absent", sig: Signals{GDPR: -1, GPP: gpp(consenttest.GPPHeader(2), full.String()), GPPSID: []int{2}}, want: consented},
+		{name: "TCF section, gdpr=0 contradicts gpp_sid", sig: Signals{GDPR: 0, GPP: gpp(consenttest.GPPHeader(2), with(liOnly).String()), GPPSID: []int{2}}, want: contextual(NoPurpose1)},
+		{name: "TCF section not listed", sig: Signals{GDPR: 1, GPP: gpp(consenttest.GPPHeader(2), full.String())}, want: refused(Malformed)},
+		{name: "TCF section listed, missing", sig: Signals{GDPR: 1, GPP: gpp(consenttest.GPPHeader(7), noOptOut().String()), GPPSID: []int{2, 7}}, want: refused(Malformed)},
 		{name: "TCF section listed, no GPP string", sig: Signals{GDPR: -1, GPPSID: []int{2}}, want: refused(Malformed)},
-		{name: "TCF section malformed", sig: Signals{GDPR: 1, GPP: gpp(gppHeader(2), "CPX"), GPPSID: []int{2}}, want: refused(Malformed)},
-		{name: "user.consent wins over the TCF section", sig: Signals{GDPR: 1, TCString: full.String(), GPP: gpp(gppHeader(2), with(liOnly).String()), GPPSID: []int{2}}, want: consented},
-		{name: "user.consent wins, the other way", sig: Signals{GDPR: 1, TCString: with(liOnly).String(), GPP: gpp(gppHeader(2), full.String()), GPPSID: []int{2}}, want: contextual(NoPurpose1)},
-		{name: "TCF section and a US opt-out", sig: Signals{GDPR: 1, GPP: gpp(gppHeader(2, 7), full.String(), optOut(func(u *usNat) { u.SaleOptOut = 1 })), GPPSID: []int{2, 7}}, want: contextual(GPPOptOut)},
+		{name: "TCF section malformed", sig: Signals{GDPR: 1, GPP: gpp(consenttest.GPPHeader(2), "CPX"), GPPSID: []int{2}}, want: refused(Malformed)},
+		{name: "user.consent wins over the TCF section", sig: Signals{GDPR: 1, TCString: full.String(), GPP: gpp(consenttest.GPPHeader(2), with(liOnly).String()), GPPSID: []int{2}}, want: consented},
+		{name: "user.consent wins, the other way", sig: Signals{GDPR: 1, TCString: with(liOnly).String(), GPP: gpp(consenttest.GPPHeader(2), full.String()), GPPSID: []int{2}}, want: contextual(NoPurpose1)},
+		{name: "TCF section and a US opt-out", sig: Signals{GDPR: 1, GPP: gpp(consenttest.GPPHeader(2, 7), full.String(), optOut(func(u *consenttest.USNat) { u.SaleOptOut = 1 })), GPPSID: []int{2, 7}}, want: contextual(GPPOptOut)},
 
 		// COPPA, LMT, DNT.
 		{name: "coppa", sig: Signals{GDPR: -1, COPPA: true}, want: contextual(COPPA)},
@@ -361,7 +362,7 @@ func TestDecideKeepsNothing(t *testing.T) {
 	sids := [4]int{7}
 	c, err := New(Config{VendorID: dspVendor})
 	require.NoError(t, err)
-	sig := Signals{GDPR: 1, TCString: string(buf), GPP: gpp(gppHeader(7), noOptOut().String()), GPPSID: sids[:1]}
+	sig := Signals{GDPR: 1, TCString: string(buf), GPP: gpp(consenttest.GPPHeader(7), noOptOut().String()), GPPSID: sids[:1]}
 	before := string(buf)
 	d := c.Decide(sig)
 	assert.Equal(t, consented, d)
@@ -413,8 +414,8 @@ func TestOutcomes(t *testing.T) {
 func TestDuplicateRestrictionEntries(t *testing.T) {
 	c, err := New(Config{VendorID: dspVendor})
 	require.NoError(t, err)
-	dsp := rangeEntry{dspVendor, dspVendor}
-	others := rangeEntry{1, 2}
+	dsp := span(dspVendor, dspVendor)
+	others := span(1, 2)
 	assert.Equal(t, refused(Restricted), c.Decide(gdpr1(with(both(restrict(2, 0, others), restrict(2, 0, dsp))))))
 	assert.Equal(t, refused(Restricted), c.Decide(gdpr1(with(both(restrict(2, 0, dsp), restrict(2, 0, others))))),
 		"the vendor named in the first entry only")

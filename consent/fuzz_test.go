@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"github.com/recbid/dspd/consent/consenttest"
 	"slices"
 	"strings"
 	"testing"
@@ -52,11 +53,11 @@ func FuzzDecide(f *testing.F) {
 	f.Add(int8(-1), "", "", gpp(hostileHeader(60), "x"), []byte{7}, byte(0), uint16(dspVendor))
 	f.Add(int8(-1), "", "", gpp(endlessHeader(), "x"), []byte{2, 7}, byte(fuzzDNT), uint16(dspVendor))
 	f.Add(int8(1), panicTC(), "1YNN", "", []byte{}, byte(0), uint16(1))
-	f.Add(int8(1), ranged(with(restrict(2, 1, rangeEntry{1, 2000}))).String(), "", "", []byte{}, byte(0), uint16(dspVendor))
+	f.Add(int8(1), ranged(with(restrict(2, 1, span(1, 2000)))).String(), "", "", []byte{}, byte(0), uint16(dspVendor))
 	f.Add(int8(1), duplicateRestrictions(true), "", "", []byte{}, byte(0), uint16(dspVendor))
-	f.Add(int8(1), ranged(with(func(tc *tcString) { tc.AllRanges = true })).String(), "", "", []byte{}, byte(0), uint16(dspVendor))
-	f.Add(int8(1), with(restrict(1, 2, rangeEntry{32000, 32767})).String(), "", "", []byte{}, byte(0), uint16(32767))
-	f.Add(int8(-1), "", stateSection(sectionUSCA, 2, 2, true), gpp(gppHeader(7, 8, 12), optOut(func(u *usNat) { u.V2 = true }),
+	f.Add(int8(1), ranged(with(func(tc *consenttest.TC) { tc.AllRanges = true })).String(), "", "", []byte{}, byte(0), uint16(dspVendor))
+	f.Add(int8(1), with(restrict(1, 2, span(32000, 32767))).String(), "", "", []byte{}, byte(0), uint16(32767))
+	f.Add(int8(-1), "", stateSection(sectionUSCA, 2, 2, true), gpp(consenttest.GPPHeader(7, 8, 12), optOut(func(u *consenttest.USNat) { u.V2 = true }),
 		stateSection(sectionUSCA, 2, 2, false), stateSection(sectionUSCT, 2, 1, true)), []byte{7, 8, 12}, byte(0), uint16(dspVendor))
 
 	f.Fuzz(func(t *testing.T, gdpr int8, tc, usp, gppStr string, sidb []byte, flags byte, vendor uint16) {

@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"github.com/recbid/dspd/consent/consenttest"
 	"strings"
 	"testing"
 	"time"
@@ -17,30 +18,15 @@ import (
 // plain recursion, which took 110 ms at 52 zeros here and grows about 1.6
 // times with every further bit.
 func hostileHeader(zeros int) string {
-	w := &bitWriter{}
-	w.int(3, 6)
-	w.int(1, 6)
-	w.int(1, 12)
-	w.int(0, 1)
-	for range zeros {
-		w.int(0, 1)
-	}
-	w.int(3, 2)
-	return w.base64url(6)
+	// Type 3, Version 1, one entry, not a range, then the code word.
+	return consenttest.Bits("000011 000001 000000000001 0" + strings.Repeat("0", zeros) + "11")
 }
 
 // endlessHeader is a GPP header of one group from 1 to 65535: go-gpp
 // v0.2.0 expands it with a 16-bit counter that never passes 65535, so
 // gpp.Parse appends section ids until memory runs out.
 func endlessHeader() string {
-	w := &bitWriter{}
-	w.int(3, 6)
-	w.int(1, 6)
-	w.int(1, 12)
-	w.int(1, 1)
-	w.fib(1)
-	w.fib(65534)
-	return w.base64url(6)
+	return consenttest.GPPHeader(seq(1, 65535)...)
 }
 
 func TestGPPHeader(t *testing.T) {
@@ -50,19 +36,19 @@ func TestGPPHeader(t *testing.T) {
 		s    string
 		ids  []uint16 // nil: not read
 	}{
-		{"one section", gpp(gppHeader(7), us), []uint16{7}},
-		{"three sections, a group", gpp(gppHeader(6, 7, 8), "1YNN", us, "x"), []uint16{6, 7, 8}},
-		{"singles and groups", gpp(gppHeader(2, 6, 7, 8, 12), "a", "b", "c", "d", "e"), []uint16{2, 6, 7, 8, 12}},
-		{"no section", gppHeader(), []uint16{}},
-		{"empty section texts", gpp(gppHeader(6, 7), "", ""), []uint16{6, 7}},
-		{"large id", gpp(gppHeader(65535), "x"), []uint16{65535}},
-		{"32 sections", gpp(gppHeader(seq(1, 32)...), strings.Split(strings.Repeat("x~", 32), "~")[:32]...), u16(seq(1, 32))},
-		{"33 sections", gpp(gppHeader(seq(1, 33)...), strings.Split(strings.Repeat("x~", 33), "~")[:33]...), nil},
+		{"one section", gpp(consenttest.GPPHeader(7), us), []uint16{7}},
+		{"three sections, a group", gpp(consenttest.GPPHeader(6, 7, 8), "1YNN", us, "x"), []uint16{6, 7, 8}},
+		{"singles and groups", gpp(consenttest.GPPHeader(2, 6, 7, 8, 12), "a", "b", "c", "d", "e"), []uint16{2, 6, 7, 8, 12}},
+		{"no section", consenttest.GPPHeader(), []uint16{}},
+		{"empty section texts", gpp(consenttest.GPPHeader(6, 7), "", ""), []uint16{6, 7}},
+		{"large id", gpp(consenttest.GPPHeader(65535), "x"), []uint16{65535}},
+		{"32 sections", gpp(consenttest.GPPHeader(seq(1, 32)...), strings.Split(strings.Repeat("x~", 32), "~")[:32]...), u16(seq(1, 32))},
+		{"33 sections", gpp(consenttest.GPPHeader(seq(1, 33)...), strings.Split(strings.Repeat("x~", 33), "~")[:33]...), nil},
 		{"empty", "", nil},
-		{"fewer sections than ids", gpp(gppHeader(6, 7), "1YNN"), nil},
-		{"more sections than ids", gpp(gppHeader(7), us, us), nil},
-		{"sections without ids", gpp(gppHeader(), us), nil},
-		{"ids without sections", gppHeader(7), nil},
+		{"fewer sections than ids", gpp(consenttest.GPPHeader(6, 7), "1YNN"), nil},
+		{"more sections than ids", gpp(consenttest.GPPHeader(7), us, us), nil},
+		{"sections without ids", gpp(consenttest.GPPHeader(), us), nil},
+		{"ids without sections", consenttest.GPPHeader(7), nil},
 		{"not a header type", gpp("CBABM", us), nil},
 		{"header version 2", gpp("DCABM", us), nil},
 		{"header too short", gpp("DBA", us), nil},
@@ -111,7 +97,7 @@ func TestGPPHeaderBounded(t *testing.T) {
 
 // TestGPPLibraryEncoder reads strings written by go-gpp's own encoder.
 func TestGPPLibraryEncoder(t *testing.T) {
-	nat, err := uspnat.NewUSPNAT(optOut(func(u *usNat) { u.SharingOptOut = 1 }))
+	nat, err := uspnat.NewUSPNAT(optOut(func(u *consenttest.USNat) { u.SharingOptOut = 1 }))
 	require.NoError(t, err)
 	s, err := gpplib.Encode([]gpplib.Section{nat, uspvOne("1YNN")})
 	require.NoError(t, err)

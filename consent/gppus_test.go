@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"github.com/recbid/dspd/consent/consenttest"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -108,7 +109,7 @@ func usSections() []string {
 			for sharing := range 4 {
 				for targeted := range 4 {
 					for _, g := range gpcs {
-						out = append(out, optOut(func(u *usNat) {
+						out = append(out, optOut(func(u *consenttest.USNat) {
 							u.V2, u.SaleOptOut, u.SharingOptOut, u.TargetedAdvertisingOptOut, u.GPC = v2, sale, sharing, targeted, g
 						}))
 					}

@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"github.com/recbid/dspd/consent/consenttest"
 	"testing"
 	"time"
 
@@ -61,7 +62,7 @@ func TestSpecExamples(t *testing.T) {
 			assert.Equal(t, ex.segments, segs)
 			// The tests' encoder writes the core back bit for bit.
 			core := splitDots(s)[0]
-			assert.Equal(t, core, tcString{
+			assert.Equal(t, core, consenttest.TC{
 				Version: tc.Version, Created: tc.Created, LastUpdated: tc.LastUpdated, CmpID: tc.CmpID, CmpVersion: tc.CmpVersion,
 				ConsentScreen: tc.ConsentScreen, ConsentLanguage: tc.ConsentLanguage, VendorListVersion: tc.VendorListVersion,
 				TcfPolicyVersion: tc.TcfPolicyVersion, IsServiceSpecific: tc.IsServiceSpecific, UseNonStandardTexts: tc.UseNonStandardTexts,
@@ -81,7 +82,7 @@ func TestSpecExamples(t *testing.T) {
 	assert.Equal(t, "EN", tc.ConsentLanguage)
 	assert.Equal(t, "DE", tc.PublisherCC)
 	assert.Equal(t, time.Date(2025, 6, 3, 0, 0, 0, 0, time.UTC), time.Unix(tc.Created/10, 0).UTC())
-	assert.Equal(t, vendorSet{Max: 4, IDs: []int{1, 2, 3, 4}}, tc.VendorConsents)
+	assert.Equal(t, consenttest.Vendors{Max: 4, IDs: []int{1, 2, 3, 4}}, tc.VendorConsents)
 	assert.Empty(t, tc.PurposesConsent)
 	assert.Empty(t, tc.PubRestrictions)
 	r, err := newBitReaderT(splitDots(specTC)[1])
@@ -97,7 +98,7 @@ func TestSpecExamples(t *testing.T) {
 	// The GPP header examples: their bits are in the spec, and so are
 	// their sections.
 	for header, ids := range map[string][]int{"DBABM": {2}, "DBACNY": {2, 6}, "DBABjw": {5, 6}} {
-		assert.Equal(t, header, gppHeader(ids...), "the tests' encoder writes the spec's header")
+		assert.Equal(t, header, consenttest.GPPHeader(ids...), "the tests' encoder writes the spec's header")
 	}
 	for s, ids := range map[string][]uint16{specGPP1: {2}, specGPP2: {2, 6}, specGPPCan: {5, 6},
 		"DBACNYA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA~1YNN": {2, 6}} {
@@ -120,8 +121,8 @@ func TestSpecExamples(t *testing.T) {
 // TestEncoderRoundTrip checks the tests' encoder against their decoder on
 // the strings the other tests build.
 func TestEncoderRoundTrip(t *testing.T) {
-	for _, tc := range []tcString{fullConsent(), ranged(fullConsent()), with(liOnly),
-		with(both(restrict(2, 0, rangeEntry{1, 40}, rangeEntry{755, 755}), restrict(1, 2, rangeEntry{700, 800})))} {
+	for _, tc := range []consenttest.TC{fullConsent(), ranged(fullConsent()), with(liOnly),
+		with(both(restrict(2, 0, span(1, 40), span(755, 755)), restrict(1, 2, span(700, 800))))} {
 		got, segs, err := decodeTC(tc.String())
 		require.NoError(t, err)
 		assert.Equal(t, []int{1}, segs)
@@ -138,7 +139,7 @@ func TestEncoderRoundTrip(t *testing.T) {
 
 // assertLibraryAgrees checks what go-gdpr reads in s against what the
 // tests' decoder read (want).
-func assertLibraryAgrees(t *testing.T, s string, want tcString) {
+func assertLibraryAgrees(t *testing.T, s string, want consenttest.TC) {
 	t.Helper()
 	parsed, err := tcf2.ParseString(s)
 	require.NoError(t, err)
@@ -158,11 +159,11 @@ func assertLibraryAgrees(t *testing.T, s string, want tcString) {
 	assert.Equal(t, want.VendorConsents.Max, int(md.MaxVendorID()))
 	assert.Equal(t, want.VendorLegitimateInterests.Max, int(md.VendorLegitInterestMaxID()))
 	for _, id := range []int{0, 1, 2, 3, 4, 5, otherVendor, 700, 754, dspVendor, 756, 1195, 1196, highVendor, 65535} {
-		assert.Equal(t, want.VendorConsents.has(id), md.VendorConsent(uint16(id)), "vendor %d consent", id)
-		assert.Equal(t, want.VendorLegitimateInterests.has(id), md.VendorLegitInterest(uint16(id)), "vendor %d LI", id)
+		assert.Equal(t, vendorHas(want.VendorConsents, id), md.VendorConsent(uint16(id)), "vendor %d consent", id)
+		assert.Equal(t, vendorHas(want.VendorLegitimateInterests, id), md.VendorLegitInterest(uint16(id)), "vendor %d LI", id)
 		for _, p := range []int{1, 2} {
 			for kind := range 4 {
-				assert.Equal(t, want.restrictedT(p, kind, id), md.CheckPubRestriction(uint8(p), uint8(kind), uint16(id)),
+				assert.Equal(t, restrictedT(want, p, kind, id), md.CheckPubRestriction(uint8(p), uint8(kind), uint16(id)),
 					"vendor %d purpose %d restriction %d", id, p, kind)
 			}
 		}

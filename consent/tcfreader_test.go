@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"github.com/recbid/dspd/consent/consenttest"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ import (
 // that name vendors 1 to their section's MaxVendorId (1–32767 in
 // publisher restrictions, as go-gdpr requires) and whose ranges end above
 // their start.
-func tcTruth(s string) (tc tcString, valid bool) {
+func tcTruth(s string) (tc consenttest.TC, valid bool) {
 	core, _, _ := strings.Cut(s, ".")
 	tc, r, err := decodeCore(core)
 	if err != nil {
@@ -41,7 +42,7 @@ func tcTruth(s string) (tc tcString, valid bool) {
 	return tc, valid
 }
 
-func entriesWithin(isRange bool, es []rangeEntry, max int) bool {
+func entriesWithin(isRange bool, es []consenttest.Range, max int) bool {
 	if !isRange {
 		return true
 	}
@@ -55,10 +56,10 @@ func entriesWithin(isRange bool, es []rangeEntry, max int) bool {
 
 // probeVendors are the vendor ids worth asking a TC string about: fixed
 // ones, the sections' edges, and the edges of the first range entries.
-func probeVendors(tc tcString, extra ...int) []uint16 {
+func probeVendors(tc consenttest.TC, extra ...int) []uint16 {
 	ids := []int{0, 1, 2, 3, 4, 5, otherVendor, 700, 754, dspVendor, 756, 1195, 1196, highVendor, 32767, 32768, 65535}
 	ids = append(ids, extra...)
-	for _, v := range []vendorSet{tc.VendorConsents, tc.VendorLegitimateInterests} {
+	for _, v := range []consenttest.Vendors{tc.VendorConsents, tc.VendorLegitimateInterests} {
 		ids = append(ids, v.Max-1, v.Max, v.Max+1)
 		for i, e := range v.Entries {
 			if i == 4 {
@@ -89,7 +90,7 @@ func probeVendors(tc tcString, extra ...int) []uint16 {
 
 // compareTruth checks the reader on s against the tests' decoder for each
 // vendor id, and returns what the decoder read and whether s is valid.
-func compareTruth(t testing.TB, s string, tc tcString, valid bool, vendors []uint16) {
+func compareTruth(t testing.TB, s string, tc consenttest.TC, valid bool, vendors []uint16) {
 	t.Helper()
 	for _, vendor := range vendors {
 		v, ok := readTCF(s, vendor)
@@ -110,12 +111,12 @@ func compareTruth(t testing.TB, s string, tc tcString, valid bool, vendors []uin
 		if int(v.maxVendor) != tc.VendorConsents.Max || int(v.maxVendorLI) != tc.VendorLegitimateInterests.Max {
 			t.Fatalf("%q: MaxVendorIds %d %d, the decoder %d %d", s, v.maxVendor, v.maxVendorLI, tc.VendorConsents.Max, tc.VendorLegitimateInterests.Max)
 		}
-		if v.vendorConsent != tc.VendorConsents.has(int(vendor)) || v.vendorLI != tc.VendorLegitimateInterests.has(int(vendor)) {
+		if v.vendorConsent != vendorHas(tc.VendorConsents, int(vendor)) || v.vendorLI != vendorHas(tc.VendorLegitimateInterests, int(vendor)) {
 			t.Fatalf("%q vendor %d: consent %v, LI %v", s, vendor, v.vendorConsent, v.vendorLI)
 		}
 		for p := 1; p <= 2; p++ {
 			for kind := range 4 {
-				if v.restrictedBy(p, kind) != tc.restrictedT(p, kind, int(vendor)) {
+				if v.restrictedBy(p, kind) != restrictedT(tc, p, kind, int(vendor)) {
 					t.Fatalf("%q vendor %d: restriction of purpose %d type %d: %v", s, vendor, p, kind, v.restrictedBy(p, kind))
 				}
 			}
@@ -152,7 +153,7 @@ func goGDPR(s string) (md tcf2.ConsentMetadata, ok, panicked bool) {
 //   - publisher restrictions of a purpose and type that two or more
 //     entries share: it keeps only the last such entry, so a vendor named
 //     only in an earlier one is not restricted (TestDuplicateRestrictionEntries).
-func compareGoGDPR(t testing.TB, s string, tc tcString, vendors []uint16) {
+func compareGoGDPR(t testing.TB, s string, tc consenttest.TC, vendors []uint16) {
 	t.Helper()
 	core, _, _ := strings.Cut(s, ".")
 	_, ok := readTCF(s, 0)
@@ -222,7 +223,7 @@ func compareReader(t testing.TB, s string, extra ...int) {
 // randomTC is a TC string of random content in the encoder's shapes:
 // either vendor encoding, ranges or single ids, restrictions (repeated
 // ones among them), now and then a field the reader refuses.
-func randomTC(rng *rand.Rand) tcString {
+func randomTC(rng *rand.Rand) consenttest.TC {
 	tc := fullConsent()
 	tc.PurposesConsent, tc.PurposesLITransparency = nil, nil
 	for p := 1; p <= 24; p++ {
@@ -233,9 +234,9 @@ func randomTC(rng *rand.Rand) tcString {
 			tc.PurposesLITransparency = append(tc.PurposesLITransparency, p)
 		}
 	}
-	vendors := func() vendorSet {
+	vendors := func() consenttest.Vendors {
 		max := rng.IntN(1400)
-		v := vendorSet{Max: max, Range: rng.IntN(2) == 0}
+		v := consenttest.Vendors{Max: max, Range: rng.IntN(2) == 0}
 		for id := 1; id <= max; id++ {
 			if rng.IntN(4) == 0 {
 				v.IDs = append(v.IDs, id)
@@ -253,12 +254,12 @@ func randomTC(rng *rand.Rand) tcString {
 	}
 	tc.VendorConsents, tc.VendorLegitimateInterests = vendors(), vendors()
 	for range rng.IntN(5) {
-		var es []rangeEntry
+		var es []consenttest.Range
 		for range rng.IntN(4) {
 			start := 1 + rng.IntN(1400)
-			es = append(es, rangeEntry{start, start + rng.IntN(3)*rng.IntN(200)})
+			es = append(es, span(start, start+rng.IntN(3)*rng.IntN(200)))
 		}
-		tc.PubRestrictions = append(tc.PubRestrictions, pubRestriction{Purpose: 1 + rng.IntN(3), Type: rng.IntN(4), Vendors: es})
+		tc.PubRestrictions = append(tc.PubRestrictions, consenttest.PubRestriction{Purpose: 1 + rng.IntN(3), Type: rng.IntN(4), Vendors: es})
 	}
 	switch rng.IntN(12) {
 	case 0:
@@ -269,9 +270,9 @@ func randomTC(rng *rand.Rand) tcString {
 		tc.VendorListVersion = 0
 	case 3: // an entry out of bounds, or backwards
 		tc.VendorConsents.Range = true
-		tc.VendorConsents.Entries = []rangeEntry{{rng.IntN(3), tc.VendorConsents.Max + rng.IntN(3) - 1}, {dspVendor + 5, dspVendor}}[rng.IntN(2):]
+		tc.VendorConsents.Entries = []consenttest.Range{span(rng.IntN(3), tc.VendorConsents.Max+rng.IntN(3)-1), span(dspVendor+5, dspVendor)}[rng.IntN(2):]
 	case 4:
-		tc.PubRestrictions = append(tc.PubRestrictions, pubRestriction{Purpose: 2, Vendors: []rangeEntry{{32760, 32760 + rng.IntN(16)}}})
+		tc.PubRestrictions = append(tc.PubRestrictions, consenttest.PubRestriction{Purpose: 2, Vendors: []consenttest.Range{span(32760, 32760+rng.IntN(16))}})
 	case 5:
 		tc.TrimBits = rng.IntN(40)
 	case 6:
@@ -310,7 +311,7 @@ func TestTCFReader(t *testing.T) {
 	}
 	assert.Greater(t, valid, 300, "most random strings are valid")
 
-	for _, tc := range []tcString{fullConsent(), inRuns(), with(both(liOnly, restrict(2, 1, rangeEntry{dspVendor, dspVendor}), restrict(1, 0, rangeEntry{1, 800})))} {
+	for _, tc := range []consenttest.TC{fullConsent(), inRuns(), with(both(liOnly, restrict(2, 1, span(dspVendor, dspVendor)), restrict(1, 0, span(1, 800))))} {
 		tc.Segments = nil
 		s := tc.String()
 		for n := 0; n < len(s); n++ {
@@ -350,23 +351,23 @@ func TestTCFReaderRefuses(t *testing.T) {
 		"a character above 0x7f":         s[:100] + "\xc3\xa9" + s[102:],
 		"a NUL":                          s[:100] + "\x00" + s[101:],
 		"cut in half":                    s[:len(s)/2],
-		"version 1":                      with(func(tc *tcString) { tc.Version = 1 }).String(),
-		"version 3":                      with(func(tc *tcString) { tc.Version = 3 }).String(),
-		"global scope":                   with(func(tc *tcString) { tc.IsServiceSpecific = false }).String(),
-		"vendor list version 0":          with(func(tc *tcString) { tc.VendorListVersion = 0 }).String(),
-		"range from vendor 0":            ranged(with(func(tc *tcString) { tc.VendorConsents.Entries = []rangeEntry{{0, 3}} })).String(),
-		"range past MaxVendorId":         ranged(with(func(tc *tcString) { tc.VendorLegitimateInterests.Entries = []rangeEntry{{3, 1196}} })).String(),
-		"single past MaxVendorId":        ranged(with(func(tc *tcString) { tc.VendorLegitimateInterests.Entries = []rangeEntry{{1196, 1196}} })).String(),
-		"backwards range":                ranged(with(func(tc *tcString) { tc.VendorConsents.Entries = []rangeEntry{{9, 3}} })).String(),
-		"restriction of vendor 0":        with(restrict(2, 0, rangeEntry{0, 0})).String(),
-		"restriction above 32767":        with(restrict(2, 0, rangeEntry{32000, 32768})).String(),
-		"restriction range backwards":    with(restrict(1, 1, rangeEntry{40, 39})).String(),
-		"a range ending where it starts": ranged(with(func(tc *tcString) { tc.AllRanges = true })).String(),
-		"a restriction range ending where it starts": with(func(tc *tcString) {
-			restrict(2, 1, rangeEntry{dspVendor, dspVendor})(tc)
+		"version 1":                      with(func(tc *consenttest.TC) { tc.Version = 1 }).String(),
+		"version 3":                      with(func(tc *consenttest.TC) { tc.Version = 3 }).String(),
+		"global scope":                   with(func(tc *consenttest.TC) { tc.IsServiceSpecific = false }).String(),
+		"vendor list version 0":          with(func(tc *consenttest.TC) { tc.VendorListVersion = 0 }).String(),
+		"range from vendor 0":            ranged(with(func(tc *consenttest.TC) { tc.VendorConsents.Entries = []consenttest.Range{span(0, 3)} })).String(),
+		"range past MaxVendorId":         ranged(with(func(tc *consenttest.TC) { tc.VendorLegitimateInterests.Entries = []consenttest.Range{span(3, 1196)} })).String(),
+		"single past MaxVendorId":        ranged(with(func(tc *consenttest.TC) { tc.VendorLegitimateInterests.Entries = []consenttest.Range{span(1196, 1196)} })).String(),
+		"backwards range":                ranged(with(func(tc *consenttest.TC) { tc.VendorConsents.Entries = []consenttest.Range{span(9, 3)} })).String(),
+		"restriction of vendor 0":        with(restrict(2, 0, span(0, 0))).String(),
+		"restriction above 32767":        with(restrict(2, 0, span(32000, 32768))).String(),
+		"restriction range backwards":    with(restrict(1, 1, span(40, 39))).String(),
+		"a range ending where it starts": ranged(with(func(tc *consenttest.TC) { tc.AllRanges = true })).String(),
+		"a restriction range ending where it starts": with(func(tc *consenttest.TC) {
+			restrict(2, 1, span(dspVendor, dspVendor))(tc)
 			tc.AllRanges = true
 		}).String(),
-		"cut in a restriction": with(func(tc *tcString) { restrict(2, 0, rangeEntry{1, 9})(tc); tc.Segments, tc.TrimBits = nil, 20 }).String(),
+		"cut in a restriction": with(func(tc *consenttest.TC) { restrict(2, 0, span(1, 9))(tc); tc.Segments, tc.TrimBits = nil, 20 }).String(),
 	} {
 		_, ok := readTCF(bad, dspVendor)
 		assert.False(t, ok, name)
@@ -375,8 +376,8 @@ func TestTCFReaderRefuses(t *testing.T) {
 	// The mended ones: a range of one vendor written as a single id; the
 	// largest restricted vendor go-gdpr allows; trailing bits and bytes.
 	for name, good := range map[string]string{
-		"single id":                   ranged(with(func(tc *tcString) { tc.VendorConsents.Entries = []rangeEntry{{3, 3}} })).String(),
-		"restriction of vendor 32767": with(restrict(2, 0, rangeEntry{32000, 32767})).String(),
+		"single id":                   ranged(with(func(tc *consenttest.TC) { tc.VendorConsents.Entries = []consenttest.Range{span(3, 3)} })).String(),
+		"restriction of vendor 32767": with(restrict(2, 0, span(32000, 32767))).String(),
 		"trailing bytes":              s + "AAAA",
 		"4k+2 characters":             s + "AA",
 		"segments not read":           s + ".!!.",
@@ -391,7 +392,7 @@ func TestTCFReaderRefuses(t *testing.T) {
 // Purpose 2 (type 0): dspVendor in the second one, or with first in the
 // first one.
 func duplicateRestrictions(first bool) string {
-	dsp, others := rangeEntry{dspVendor, dspVendor}, rangeEntry{1, 2}
+	dsp, others := span(dspVendor, dspVendor), span(1, 2)
 	if first {
 		return with(both(restrict(2, 0, dsp), restrict(2, 0, others))).String()
 	}
@@ -401,18 +402,18 @@ func duplicateRestrictions(first bool) string {
 // longTC is a TC string of the largest shape the range encoding allows
 // the vendor sections (4095 entries each) and many restriction entries:
 // the reader walks all of it without allocating.
-func longTC() tcString {
-	var es []rangeEntry
+func longTC() consenttest.TC {
+	var es []consenttest.Range
 	for i := range 4095 {
-		es = append(es, rangeEntry{1 + 16*i, 1 + 16*i + i%3})
+		es = append(es, span(1+16*i, 1+16*i+i%3))
 	}
 	max := es[len(es)-1].End
 	tc := fullConsent()
 	tc.Segments = nil
-	tc.VendorConsents = vendorSet{Max: max, Range: true, Entries: es}
-	tc.VendorLegitimateInterests = vendorSet{Max: max, Range: true, Entries: es}
+	tc.VendorConsents = consenttest.Vendors{Max: max, Range: true, Entries: es}
+	tc.VendorLegitimateInterests = consenttest.Vendors{Max: max, Range: true, Entries: es}
 	for p := range 200 {
-		tc.PubRestrictions = append(tc.PubRestrictions, pubRestriction{Purpose: 1 + p%3, Type: p % 4, Vendors: es[:50]})
+		tc.PubRestrictions = append(tc.PubRestrictions, consenttest.PubRestriction{Purpose: 1 + p%3, Type: p % 4, Vendors: es[:50]})
 	}
 	return tc
 }

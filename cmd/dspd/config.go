@@ -13,6 +13,7 @@ import (
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/api/admin"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/consent"
 	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/exchange"
 	"github.com/recbid/dspd/state/memory"
@@ -48,6 +49,7 @@ type config struct {
 	logFormat           string
 	logLevel            string
 	limits              api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
+	gvlVendorID         int // dspd's id on the IAB Global Vendor List; 0: none
 	events              eventsConfig
 	track               bool
 	trackTTL            time.Duration
@@ -138,6 +140,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.limits.WriteTimeout, "write-timeout", c.limits.WriteTimeout, "time to write a response, counted from the end of the request headers (0: the default)")
 	fs.DurationVar(&c.limits.IdleTimeout, "idle-timeout", c.limits.IdleTimeout, "how long an idle keep-alive connection stays open (0: the default)")
 	fs.IntVar(&c.limits.MaxHeaderBytes, "max-header-bytes", c.limits.MaxHeaderBytes, "largest request header block; larger gets 431 (0: the default)")
+	fs.IntVar(&c.gvlVendorID, "gvl-vendor-id", 0, "this DSP's id on the IAB Europe Global Vendor List, read in TC strings (docs/privacy.md); without it every OpenRTB request where GDPR applies is a no bid (reason consent)")
 	ev := &c.events
 	fs.StringVar(&ev.url, "events", ev.url, "the event log of bids, wins, billing notices, impressions and clicks: auto (file:DIR/events with -state disk:DIR, else none), none, file:DIR, or kafka://HOST:PORT[,HOST:PORT…]/TOPIC (spooled in -events-dir first) (docs/events.md)")
 	fs.StringVar(&ev.dir, "events-dir", "", "the event log's segments, and Kafka's spool (default DIR/events with -state disk:DIR; required for Kafka with another state)")
@@ -203,6 +206,9 @@ func (c *config) check() error {
 		return fmt.Errorf("-track-ttl %v: at most %v", c.trackTTL, maxTrackTTL)
 	case c.events.instance == "" || len(c.events.instance) > 64:
 		return errors.New("-instance: 1-64 characters")
+	}
+	if c.gvlVendorID < 0 || c.gvlVendorID > consent.MaxVendorID {
+		return fmt.Errorf("-gvl-vendor-id %d: 0 (none) to %d", c.gvlVendorID, consent.MaxVendorID)
 	}
 	if _, err := resolveEvents(c.events, c.state); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/recbid/dspd/api/admin"
 	"github.com/recbid/dspd/api/nethttp"
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/consent"
 	"github.com/recbid/dspd/internal/clock"
 	"github.com/recbid/dspd/state"
 	"github.com/recbid/dspd/tracker"
@@ -89,6 +90,12 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		HashKey: st.HashKey, Pacing: bidder.PacingConfig{FollowRequests: cfg.trustRequestTS}}, st.Ledger, st.Bids)
 	apiCfg.Events, apiCfg.EventsWait, apiCfg.NoBidSample = evlog, cfg.bidWindow == 0, cfg.events.nobidSample
 	apiCfg.Track, apiCfg.TrackKey, apiCfg.TrackTTL = cfg.track, tracker.DeriveKey(st.HashKey), cfg.trackTTL
+	if apiCfg.Consent, err = consent.New(consent.Config{VendorID: cfg.gvlVendorID}); err != nil {
+		return err
+	}
+	if cfg.gvlVendorID == 0 {
+		log.Warn("no -gvl-vendor-id: every OpenRTB request where GDPR applies gets no bid (reason consent); see docs/privacy.md")
+	}
 	srv, err := api.NewServer(apiCfg, engine)
 	if err != nil {
 		return err

@@ -16,34 +16,97 @@ import (
 // Beside what OpenRTB translates, each request carries what the OpenRTB 2.6
 // object model lets an exchange add and dspd does not need: site or app
 // with publisher and content, several banner formats, pmp deals (some in
-// private auctions), regs with gdpr, us_privacy and gpp (in the 2.6 places
-// or the 2.5 ext ones), source.schain, user.eids and consent, the ext
-// blocks of several exchanges (Prebid's among them), and further
-// impressions that are video, native or audio. Floors come in USD, EUR,
-// GBP, JPY, CAD and, rarely, SEK (which CurrencyFile has no rate for), some
-// written with the binary noise of a float ("0.8500000000000001").
+// private auctions), source.schain, user.eids, the ext blocks of several
+// exchanges (Prebid's among them), and further impressions that are video,
+// native or audio. Floors come in USD, EUR, GBP, JPY, CAD and, rarely, SEK
+// (which CurrencyFile has no rate for), some written with the binary noise
+// of a float ("0.8500000000000001").
 //
 // About one request in eight carries one malformed optional field, of the
 // kinds real traffic has: a comma for a dot in site.domain, test 2, a
 // country name for a code, geo as an array, an overlong user id, numbers
-// as strings and strings as numbers… None touches what a bidder needs to
-// decide and pay (ids, impressions, sizes, floors, currencies): every
-// request is one a lenient bidder serves.
+// as strings and strings as numbers, a user that is not an object… None
+// touches what a bidder needs to decide and pay (ids, impressions, sizes,
+// floors, currencies): every request is one a lenient bidder serves.
+//
+// # Privacy signals
+//
+// The requests carry privacy signals package consent reads, TC strings and
+// GPP strings built field by field with package consenttest, for the vendor
+// id GVLVendorID. They are drawn from a random stream of their own, apart
+// from the one every other field is drawn from, so that adding them changed
+// no other field's value; where they go follows the places that stream
+// chooses:
+//
+//   - regs, in 7 requests in 10: in the OpenRTB 2.6 places in half of them,
+//     in 2.5's regs.ext in the others. regs.gdpr is the body's: 1 for the
+//     requests from GB, DE, FR, ES and IT (about 15% of all requests), 0
+//     elsewhere.
+//   - GDPR: a request with gdpr=1 carries a TC string (version 2,
+//     IsServiceSpecific, TcfPolicyVersion 5, created on a day of 2026, a
+//     CMP id and a screen language of the publisher's country) whose vendor
+//     sections are a CMP's list of about 200 vendors, scattered over ids
+//     1–1350 in two lists in three, in runs in the others, each section
+//     written in whichever encoding is shorter (bit field or ranges), and
+//     a Disclosed Vendors segment in 4 in 5. Of these strings: 70% full
+//     consent (Purposes 1–10 consented, legitimate interest for 2 and
+//     7–10, consent and legitimate interest for GVLVendorID: consented);
+//     8% "reject all" (no purpose and no vendor consent, Purpose 2
+//     legitimate-interest transparency and GVLVendorID's legitimate
+//     interest: a contextual bid, no_purpose1); 8% GVLVendorID in neither
+//     vendor section (no bid, no_vendor); 4% full consent with a publisher
+//     restriction of type 0 on Purpose 2 for a range holding GVLVendorID
+//     (no bid, restricted); 5% full consent but for Purpose 1 (a contextual
+//     bid, no_purpose1); 5% malformed (no bid): truncated within the core
+//     segment (3 in 5), global-scope (IsServiceSpecific 0) or version 1.
+//     The TC string is in user.consent with regs in the 2.6 places, or, in
+//     28% of those requests, instead in regs.gpp's EU TCF section (gpp_sid
+//     [2]); in user.ext.consent with regs in regs.ext. A request from those
+//     countries without regs carries its TC string in user.consent or
+//     user.ext.consent, where the generator puts a consent string (about
+//     half of them), or none: with no regs.gdpr, the TC string says that
+//     GDPR applies. Requests without gdpr=1 carry no TC string. A request
+//     whose user a malformed field replaces has lost its TC string.
+//   - us_privacy, in every regs: "1---" where gdpr=1; elsewhere 45% "1YNN",
+//     45% "1---", 10% "1YYN" (an opt-out of sale).
+//   - GPP, in 28% of the regs in the 2.6 places (about 10% of requests):
+//     where gdpr=1, the EU TCF section above; elsewhere a US National
+//     section (gpp_sid [7]), version 1 or 2 in equal shares, every notice
+//     given, opting out of sale and of targeted advertising in 30% of
+//     them, with a GPC subsection (GPC not set) in half of them, and in a
+//     third of them preceded by a uspv1 section holding the request's
+//     us_privacy (gpp_sid [6, 7]).
+//   - regs.coppa: 1 in 1.5% of the regs (about 1% of requests), else 0.
+//   - device.lmt, written where the body has lmt (app requests with an
+//     advertising id, about 4 in 10): 1 in 12% of them (about 5% of
+//     requests). device.dnt, written in one request in five: 1 in a quarter
+//     of them (5%).
+//
+// Decided with consent.New(consent.Config{VendorID: GVLVendorID}), the 2,000
+// requests of testdata/openrtb/exchange.jsonl come out as: no_gdpr 1,431,
+// consented 222, no_purpose1 43, no_vendor 29, restricted 10, malformed 27,
+// usp_optout 98, gpp_optout 41, coppa 16, lmt 83 (no_purpose2 0); that is
+// 1,653 bids with user-level processing, 281 contextual bids and 66 no
+// bids.
 func ExchangeTraffic(n int, seed uint64, bodies []string) ([]string, error) {
 	if n <= 0 || len(bodies) == 0 {
 		return []string{}, nil
 	}
 	g := newRNG(seed, exchangeStream)
+	p := newRNG(seed, privacyStream)
 	out := make([]string, n)
 	for i := range out {
 		q, err := url.ParseQuery(bodies[i%len(bodies)])
 		if err != nil {
 			return nil, fmt.Errorf("body %d: %w", i%len(bodies)+1, err)
 		}
-		x := exchangeGen{g: g, q: q}
+		x := exchangeGen{g: g, q: q, priv: drawPrivacy(p, q)}
 		r := x.request()
 		if g.chance(125) {
 			x.malform(r)
+		}
+		if u, ok := r.get("user").(*obj); ok && len(*u) == 0 {
+			r.remove("user")
 		}
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -84,8 +147,11 @@ func CurrencyFile() string {
 
 // exchangeGen builds one request from one recbid body.
 type exchangeGen struct {
-	g *rng
-	q url.Values
+	g    *rng
+	q    url.Values
+	priv privacy // the request's privacy signals (privacy.go)
+
+	userPlace string // where user() would have put a consent string: "consent", "ext" or ""
 }
 
 func (x *exchangeGen) request() *obj {
@@ -115,9 +181,8 @@ func (x *exchangeGen) request() *obj {
 		r.set("site", x.site())
 	}
 	r.set("device", x.device(app))
-	if u := x.user(); len(*u) > 0 {
-		r.set("user", u)
-	}
+	u := x.user()
+	r.set("user", u) // removed by ExchangeTraffic if it stays empty
 	r.set("at", pick(g, []int{1, 1, 1, 2}))
 	if t := get("tmax"); t != "" {
 		r.set("tmax", json.Number(t))
@@ -154,7 +219,39 @@ func (x *exchangeGen) request() *obj {
 	if e := x.requestExt(); e != nil {
 		r.set("ext", e)
 	}
+	x.placeConsent(r, u)
 	return r
+}
+
+// placeConsent writes the request's TC string where its regs say GDPR
+// applies: in user.consent with regs in the 2.6 place (unless regs.gpp
+// carries it), in user.ext.consent with regs in the 2.5 place, and without
+// regs where user() chose to put a consent string, if it did.
+func (x *exchangeGen) placeConsent(r, u *obj) {
+	tc := x.priv.tc
+	if tc == "" {
+		return
+	}
+	place := x.userPlace
+	if regs, ok := r.get("regs").(*obj); ok {
+		place = "ext"
+		if regs.get("gdpr") != nil {
+			place = "consent"
+			if regs.get("gpp") != nil {
+				return // in the EU TCF section
+			}
+		}
+	}
+	switch place {
+	case "consent":
+		u.insertBefore("consent", tc, "eids", "ext", "data")
+	case "ext":
+		if e, ok := u.get("ext").(*obj); ok {
+			*e = append(obj{{"consent", tc}}, *e...)
+		} else {
+			u.insertBefore("ext", &obj{{"consent", tc}}, "data")
+		}
+	}
 }
 
 func list(s string) []string {
@@ -412,10 +509,10 @@ func (x *exchangeGen) device(app bool) *obj {
 		d.set("geo", geo)
 	}
 	if g.chance(200) {
-		d.set("dnt", 0)
+		d.set("dnt", x.priv.dnt)
 	}
 	if l := get("lmt"); l != "" {
-		d.set("lmt", json.Number(l))
+		d.set("lmt", x.priv.lmt)
 	}
 	if t := get("devtype"); t != "" {
 		d.set("devicetype", json.Number(t))
@@ -461,24 +558,26 @@ func (x *exchangeGen) user() *obj {
 	if g.chance(200) {
 		u.set("yob", g.between(1950, 2008))
 	}
-	consent := "CQ" + g.chars(40, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") + ".YAAAAAAAAAA"
+	// The draws of the random consent string the corpus once carried, kept
+	// so that every field drawn after them keeps its value: the TC strings
+	// are the privacy stream's (placeConsent).
+	g.chars(40, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 	eids := []any{}
 	for _, src := range sample(g, []string{"idgraph-a.example", "idgraph-b.example", "pubcid.example", "uid2.example"}, g.intn(4)) {
 		eids = append(eids, obj{{"source", src}, {"uids", []any{obj{{"id", g.hex(24)}, {"atype", pick(g, []int{1, 3})}}}}})
 	}
 	if g.chance(500) { // OpenRTB 2.6
 		if g.chance(500) {
-			u.set("consent", consent)
+			x.userPlace = "consent"
 		}
 		if len(eids) > 0 {
 			u.set("eids", eids)
 		}
 	} else if g.chance(600) { // 2.5, in ext
-		e := obj{{"consent", consent}}
+		x.userPlace = "ext"
 		if len(eids) > 0 {
-			e.set("eids", eids)
+			u.set("ext", &obj{{"eids", eids}})
 		}
-		u.set("ext", e)
 	}
 	if g.chance(150) {
 		u.set("data", []any{obj{{"id", "dmp-" + g.hex(4)}, {"name", "segments.example"},
@@ -507,22 +606,29 @@ func (x *exchangeGen) source() *obj {
 	return s
 }
 
+// regs writes the body's gdpr and the request's privacy signals, in the
+// 2.6 places or the 2.5 ext ones; GPP only in the 2.6 ones.
 func (x *exchangeGen) regs() *obj {
-	g, get := x.g, x.q.Get
+	g, get, s := x.g, x.q.Get, &x.priv
 	gdpr := 0
 	if get("gdpr") == "1" {
 		gdpr = 1
 	}
-	usp := pick(g, []string{"1---", "1YNN", "1YYN", "1NNN"})
+	// The draws of the random us_privacy and GPP values the corpus once
+	// carried, kept so that every field drawn after them keeps its value.
+	g.intn(4)
 	if g.chance(500) { // 2.6
-		r := &obj{{"coppa", 0}, {"gdpr", gdpr}, {"us_privacy", usp}}
+		r := &obj{{"coppa", s.coppa}, {"gdpr", gdpr}, {"us_privacy", s.usp}}
 		if g.chance(400) {
-			r.set("gpp", "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA")
-			r.set("gpp_sid", []int{pick(g, []int{2, 6, 7})})
+			g.intn(3)
+		}
+		if s.gpp != "" {
+			r.set("gpp", s.gpp)
+			r.set("gpp_sid", s.gppSID)
 		}
 		return r
 	}
-	return &obj{{"coppa", 0}, {"ext", obj{{"gdpr", gdpr}, {"us_privacy", usp}}}} // 2.5
+	return &obj{{"coppa", s.coppa}, {"ext", obj{{"gdpr", gdpr}, {"us_privacy", s.usp}}}} // 2.5
 }
 
 func (x *exchangeGen) requestExt() *obj {

@@ -28,6 +28,30 @@ func (o *obj) set(key string, value any) {
 	*o = append(*o, member{key, value})
 }
 
+// insertBefore sets key to value, a new key, before the first of the keys
+// before that o has, or at the end.
+func (o *obj) insertBefore(key string, value any, before ...string) {
+	for i, m := range *o {
+		for _, b := range before {
+			if m.key == b {
+				*o = append((*o)[:i], append(obj{{key, value}}, (*o)[i:]...)...)
+				return
+			}
+		}
+	}
+	o.set(key, value)
+}
+
+// remove deletes key, if o has it.
+func (o *obj) remove(key string) {
+	for i := range *o {
+		if (*o)[i].key == key {
+			*o = append((*o)[:i], (*o)[i+1:]...)
+			return
+		}
+	}
+}
+
 // setIf sets key only when value is not the empty string.
 func (o *obj) setIf(key, value string) {
 	if value != "" {

@@ -46,8 +46,8 @@ type bidBatch struct {
 type bidEntry struct{ key, end, val int } // buf[key:end] is the key, buf[end:val] the value
 
 type dayCount struct {
-	day                bidder.Day
-	campaign, exchange string
+	day                      bidder.Day
+	campaign, exchange, deal string
 }
 
 // flushed is the outcome of one commit, known once done is closed.
@@ -90,7 +90,7 @@ func (w *bidWriter) add(rec bidder.BidRecord, expires int64) (*flushed, error) {
 	b.buf = appendRecord(b.buf, rec, expires)
 	b.ents = append(b.ents, bidEntry{key, end, len(b.buf)})
 	if !rec.Test {
-		b.counts[dayCount{bidder.DayOfSec(rec.TimeS), rec.CampaignID, rec.Exchange}]++
+		b.counts[dayCount{bidder.DayOfSec(rec.TimeS), rec.CampaignID, rec.Exchange, rec.Deal}]++
 	}
 	first, done := len(b.ents) == 1, b.done
 	w.mu.Unlock()
@@ -146,7 +146,7 @@ func (w *bidWriter) flush() {
 		_ = batch.Set(b.buf[e.key:e.end], b.buf[e.end:e.val], nil)
 	}
 	for c, n := range b.counts {
-		w.s.addDay(batch, c.campaign, c.exchange, c.day, n, 0, 0)
+		w.s.addDay(batch, c.campaign, c.exchange, c.deal, c.day, n, 0, 0)
 	}
 	b.done.err = w.s.commit(batch)
 	close(b.done.done)

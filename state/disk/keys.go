@@ -168,15 +168,24 @@ func (a *addMerge) Finish(bool) ([]byte, io.Closer, error) { return a.sum, nil, 
 // A bid record's value: a version byte, then expires, time, price and
 // period as varints, a flags byte (test, user present), the user's 16 bytes
 // when present, and the campaign, creative, exchange and pricing strings,
-// each led by its length.
-const recordVersion = 1
+// each led by its length; version 2, a bid made in a deal, has the deal's
+// id as a fifth string. A record of the open auction is written as
+// version 1, byte for byte as before deals.
+const (
+	recordVersion     = 1
+	recordVersionDeal = 2
+)
 
 func encodeRecord(rec bidder.BidRecord, expires int64) []byte {
 	return appendRecord(make([]byte, 0, 64+len(rec.CampaignID)+len(rec.CreativeID)+len(rec.Exchange)+len(rec.Pricing)), rec, expires)
 }
 
 func appendRecord(b []byte, rec bidder.BidRecord, expires int64) []byte {
-	b = append(b, recordVersion)
+	if rec.Deal != "" {
+		b = append(b, recordVersionDeal)
+	} else {
+		b = append(b, recordVersion)
+	}
 	b = binary.AppendVarint(b, expires)
 	b = binary.AppendVarint(b, rec.TimeS)
 	b = binary.AppendVarint(b, int64(rec.Price))
@@ -192,9 +201,13 @@ func appendRecord(b []byte, rec bidder.BidRecord, expires int64) []byte {
 	if flags&2 != 0 {
 		b = append(b, rec.User[:]...)
 	}
-	for _, s := range []string{rec.CampaignID, rec.CreativeID, rec.Exchange, rec.Pricing} {
+	for _, s := range [...]string{rec.CampaignID, rec.CreativeID, rec.Exchange, rec.Pricing} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
+	}
+	if rec.Deal != "" {
+		b = binary.AppendUvarint(b, uint64(len(rec.Deal)))
+		b = append(b, rec.Deal...)
 	}
 	return b
 }
@@ -207,14 +220,18 @@ func decodeRecord(b []byte) (rec bidder.BidRecord, expires int64, err error) {
 // they are encoded in: records repeat a few thousand (campaign, creative,
 // exchange, pricing) tuples millions of times, and one map lookup a record
 // finds its four.
-type interned map[string][4]string
+type interned map[string][5]string
 
 // decodeRecordInterned decodes a record, its strings through strs (nil:
 // fresh copies).
 func decodeRecordInterned(b []byte, strs *interned) (rec bidder.BidRecord, expires int64, err error) {
 	bad := func(what string) error { return fmt.Errorf("%w: bid record: %s", errCorrupt, what) }
-	if len(b) == 0 || b[0] != recordVersion {
+	if len(b) == 0 || (b[0] != recordVersion && b[0] != recordVersionDeal) {
 		return rec, 0, bad("version")
+	}
+	nstrings := 4
+	if b[0] == recordVersionDeal {
+		nstrings = 5
 	}
 	b = b[1:]
 	var ints [4]int64
@@ -239,33 +256,34 @@ func decodeRecordInterned(b []byte, strs *interned) (rec bidder.BidRecord, expir
 		copy(rec.User[:], b[:16])
 		b = b[16:]
 	}
-	four, ok := [4]string{}, false
+	five, ok := [5]string{}, false
 	if strs != nil {
-		four, ok = (*strs)[string(b)]
+		five, ok = (*strs)[string(b)]
 	}
 	if !ok {
-		if four, err = decodeStrings(b); err != nil {
+		if five, err = decodeStrings(b, nstrings); err != nil {
 			return rec, 0, err
 		}
 		if strs != nil {
 			if *strs == nil {
 				*strs = interned{}
 			}
-			(*strs)[string(b)] = four
+			(*strs)[string(b)] = five
 		}
 	}
-	rec.CampaignID, rec.CreativeID, rec.Exchange, rec.Pricing = four[0], four[1], four[2], four[3]
+	rec.CampaignID, rec.CreativeID, rec.Exchange, rec.Pricing, rec.Deal = five[0], five[1], five[2], five[3], five[4]
 	return rec, expires, nil
 }
 
-// decodeStrings decodes a record's four length-led strings, its end.
-func decodeStrings(b []byte) (out [4]string, err error) {
-	for i := range out {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || uint64(len(b)-k) < n {
+// decodeStrings decodes a record's n length-led strings (4, or 5 with a
+// deal), its end.
+func decodeStrings(b []byte, n int) (out [5]string, err error) {
+	for i := range out[:n] {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < l {
 			return out, fmt.Errorf("%w: bid record: string", errCorrupt)
 		}
-		out[i], b = string(b[k:k+int(n)]), b[k+int(n):]
+		out[i], b = string(b[k:k+int(l)]), b[k+int(l):]
 	}
 	if len(b) != 0 {
 		return out, fmt.Errorf("%w: bid record: trailing bytes", errCorrupt)

@@ -101,3 +101,33 @@ func TestEventClaimsExpire(t *testing.T) {
 	require.NoError(t, scan(s.db, []byte{kindEvent}, []byte{kindEvent + 1}, func(k, v []byte) error { n++; return nil }))
 	assert.Zero(t, n, "deleted with its minute")
 }
+
+// TestDealRecordSurvivesARestart: a bid made in a deal is written as a
+// record of version 2 (its deal a fifth string) and read back whole; one
+// of the open auction is still written as version 1.
+func TestDealRecordSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	clock := func() time.Time { return testNow }
+	s := open(t, Config{Dir: dir, Clock: clock})
+	rec := bidder.BidRecord{CampaignID: "c-1", CreativeID: "cr-1", Exchange: "adx", Deal: "D-7", TimeS: testNow.Unix(), Price: 3_000_000}
+	id, err := s.Bids().Save(ctx, rec, testNow)
+	require.NoError(t, err)
+	auction := rec
+	auction.Deal = ""
+	auctionID, err := s.Bids().Save(ctx, auction, testNow)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.Equal(t, byte(recordVersion), encodeRecord(auction, 1)[0])
+	assert.Equal(t, byte(recordVersionDeal), encodeRecord(rec, 1)[0])
+
+	s = open(t, Config{Dir: dir, Clock: clock})
+	defer s.Close()
+	got, err := s.Bids().Peek(ctx, id, testNow)
+	require.NoError(t, err)
+	rec.ID = id
+	assert.Equal(t, rec, got)
+	got, err = s.Bids().Peek(ctx, auctionID, testNow)
+	require.NoError(t, err)
+	assert.Empty(t, got.Deal)
+}

@@ -84,7 +84,7 @@ func fill(t *testing.T, s *Store, records, counters int) {
 		commit(false)
 	}
 	for c := range 1000 {
-		s.addDay(batch, fmt.Sprintf("c-%04d", c), "default", bidder.DayOfTime(testNow), 4000, 1000, 5_000_000_000)
+		s.addDay(batch, fmt.Sprintf("c-%04d", c), "default", "", bidder.DayOfTime(testNow), 4000, 1000, 5_000_000_000)
 	}
 	commit(true)
 	// As a database that has run for a while is: flushed and compacted.

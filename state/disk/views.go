@@ -41,9 +41,9 @@ func (l *ledger) Reserve(ctx context.Context, r bidder.Room) error {
 
 // RecordBid implements bidder.Ledger. The disk counted the bid with its
 // record (Save); memory counts it here.
-func (l *ledger) RecordBid(ctx context.Context, campaignID, exchange string, day bidder.Day) error {
+func (l *ledger) RecordBid(ctx context.Context, campaignID, exchange, deal string, day bidder.Day) error {
 	s := (*Store)(l)
-	return s.mem.ledger.RecordBid(ctx, campaignID, exchange, day)
+	return s.mem.ledger.RecordBid(ctx, campaignID, exchange, deal, day)
 }
 
 // RecordWin implements bidder.Ledger: the counters on disk, then in memory.

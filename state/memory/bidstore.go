@@ -81,6 +81,7 @@ type BidStore struct {
 type bidTerms struct {
 	campaign, creative string
 	exchange, pricing  string
+	deal               string
 	price              bidder.Micros
 	periodS            int64
 }
@@ -180,7 +181,7 @@ func (s *BidStore) Save(_ context.Context, rec bidder.BidRecord, now time.Time) 
 		secret0: secret0,
 		secret1: secret1,
 		meta: s.terms.id(bidTerms{campaign: rec.CampaignID, creative: rec.CreativeID, exchange: rec.Exchange,
-			pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
+			deal: rec.Deal, pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
 		expires: s.ExpiresAt(now),
 		user:    rec.User,
 		timeS:   rec.TimeS,
@@ -282,7 +283,7 @@ func (s *BidStore) find(id bidder.BidID, now time.Time) (*ring, *ringRecord) {
 // record returns what r holds, as a bidder.BidRecord of id.
 func (s *BidStore) record(id bidder.BidID, r *ringRecord, terms bidTerms) bidder.BidRecord {
 	return bidder.BidRecord{ID: id, CampaignID: terms.campaign, CreativeID: terms.creative, Exchange: terms.exchange,
-		Pricing: terms.pricing, User: r.user, TimeS: r.timeS, Price: terms.price, Test: r.meta&metaTest != 0,
+		Deal: terms.deal, Pricing: terms.pricing, User: r.user, TimeS: r.timeS, Price: terms.price, Test: r.meta&metaTest != 0,
 		PeriodS: terms.periodS}
 }
 
@@ -361,7 +362,7 @@ func (s *BidStore) Restore(rec bidder.BidRecord, expires time.Time, won bool) er
 		secret0: secret0,
 		secret1: secret1,
 		meta: s.terms.id(bidTerms{campaign: rec.CampaignID, creative: rec.CreativeID, exchange: rec.Exchange,
-			pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
+			deal: rec.Deal, pricing: rec.Pricing, price: rec.Price, periodS: rec.PeriodS}) << metaTermsShift,
 		expires: ceilSeconds(expires),
 		user:    rec.User,
 		timeS:   rec.TimeS,

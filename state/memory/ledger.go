@@ -259,7 +259,7 @@ const counterSlack = 10
 // latter kept until at least r.Until.
 func (l *Ledger) Reserve(_ context.Context, r bidder.Room) error {
 	now := l.clock().Unix()
-	keys, n := l.dayKeys(r.CampaignID, r.Exchange, r.Day)
+	keys, n := l.dayKeys(r.CampaignID, r.Exchange, r.Deal, r.Day)
 	for _, k := range keys[:n] {
 		c, err := l.dayOrNew(k, now, true)
 		if err != nil {
@@ -292,21 +292,28 @@ func (l *Ledger) Reserve(_ context.Context, r bidder.Room) error {
 }
 
 // dayKeys returns the day counters a bid or win writes: those of all
-// exchanges, and those of its own (when it names one).
-func (l *Ledger) dayKeys(campaign, exchange string, day bidder.Day) ([2]dayKey, int) {
+// exchanges, those of its own (when it names one) and those of its deal
+// (when it was made in one, under bidder.DealLabel).
+func (l *Ledger) dayKeys(campaign, exchange, deal string, day bidder.Day) ([3]dayKey, int) {
 	all := l.dayKey(campaign, day)
-	if exchange == "" {
-		return [2]dayKey{all}, 1
+	keys, n := [3]dayKey{all}, 1
+	if exchange != "" {
+		keys[n] = all
+		keys[n].exchange = l.campaigns.id(exchange)
+		n++
 	}
-	own := all
-	own.exchange = l.campaigns.id(exchange)
-	return [2]dayKey{all, own}, 2
+	if deal != "" {
+		keys[n] = all
+		keys[n].exchange = l.campaigns.id(bidder.DealLabel(deal))
+		n++
+	}
+	return keys, n
 }
 
 // RecordBid implements Ledger.
-func (l *Ledger) RecordBid(_ context.Context, campaignID, exchange string, day bidder.Day) error {
+func (l *Ledger) RecordBid(_ context.Context, campaignID, exchange, deal string, day bidder.Day) error {
 	now := l.clock().Unix()
-	keys, n := l.dayKeys(campaignID, exchange, day)
+	keys, n := l.dayKeys(campaignID, exchange, deal, day)
 	for _, k := range keys[:n] {
 		c, _ := l.dayOrNew(k, now, false) // Reserve made room
 		c.bids.Add(1)
@@ -319,7 +326,7 @@ func (l *Ledger) RecordBid(_ context.Context, campaignID, exchange string, day b
 // counters, and they outlive its record.
 func (l *Ledger) RecordWin(_ context.Context, w bidder.Win) error {
 	now := l.clock().Unix()
-	keys, n := l.dayKeys(w.CampaignID, w.Exchange, w.Day)
+	keys, n := l.dayKeys(w.CampaignID, w.Exchange, w.Deal, w.Day)
 	for _, k := range keys[:n] {
 		c, _ := l.dayOrNew(k, now, false)
 		c.wins.Add(1)

@@ -14,28 +14,30 @@ type bidCounts struct {
 	lost atomic.Int64
 }
 
-// exchangeDay names a campaign's bids for one exchange on one day.
+// exchangeDay names a campaign's bids for one exchange, in one deal, on
+// one day.
 type exchangeDay struct {
 	dayKey
-	exchange string
+	exchange, deal string
 }
 
 func (b *bidCounts) init() { b.m = make(map[exchangeDay]int64) }
 
-func (b *bidCounts) add(campaign, exchange string, day bidder.Day) {
+func (b *bidCounts) add(campaign, exchange, deal string, day bidder.Day) {
 	b.mu.Lock()
-	b.m[exchangeDay{dayKey{campaign, day}, exchange}]++
+	b.m[exchangeDay{dayKey{campaign, day}, exchange, deal}]++
 	b.mu.Unlock()
 }
 
 // pending returns the bids not yet written of a campaign's day, for one
-// exchange or ("") for all.
-func (b *bidCounts) pending(campaign, exchange string, day bidder.Day) int64 {
+// exchange, or for one deal (label bidder.DealLabel), or ("") for all.
+func (b *bidCounts) pending(campaign, label string, day bidder.Day) int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	n := int64(0)
 	for k, c := range b.m {
-		if k.campaign == campaign && k.day == day && (exchange == "" || k.exchange == exchange) {
+		if k.campaign == campaign && k.day == day &&
+			(label == "" || k.exchange == label || (k.deal != "" && bidder.DealLabel(k.deal) == label)) {
 			n += c
 		}
 	}

@@ -18,6 +18,7 @@ import (
 var saveScript = goredis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'c', ARGV[1], 'r', ARGV[2], 'u', ARGV[3], 't', ARGV[4], 'p', ARGV[5], 'x', ARGV[6], 'd', ARGV[7], 'e', ARGV[8], 'g', ARGV[9], 'k', ARGV[10])
+if ARGV[11] ~= '' then redis.call('HSET', KEYS[1], 'l', ARGV[11]) end
 redis.call('PEXPIREAT', KEYS[1], ARGV[8])
 return 1
 `)
@@ -25,15 +26,15 @@ return 1
 // claimScript checks a win notice against its bid and marks the bid won,
 // in one step: 0 unknown or expired, 1 price above the bid, else
 // {2, duplicate, campaign, creative, uid, time, price, test, period,
-// exchange, pricing}. With a negative price it only reads (Peek).
+// exchange, pricing, deal}. With a negative price it only reads (Peek).
 var claimScript = goredis.NewScript(`
-local f = redis.call('HMGET', KEYS[1], 'p', 'e', 'w', 'c', 'r', 'u', 't', 'x', 'd', 'g', 'k')
+local f = redis.call('HMGET', KEYS[1], 'p', 'e', 'w', 'c', 'r', 'u', 't', 'x', 'd', 'g', 'k', 'l')
 if not f[1] then return {0} end
 if tonumber(ARGV[2]) >= tonumber(f[2]) then return {0} end
 if tonumber(ARGV[1]) > tonumber(f[1]) then return {1} end
 local dup = 0
 if f[3] then dup = 1 elseif tonumber(ARGV[1]) >= 0 then redis.call('HSET', KEYS[1], 'w', '1') end
-return {2, dup, f[4], f[5], f[6], f[7], f[1], f[8], f[9], f[10] or '', f[11] or ''}
+return {2, dup, f[4], f[5], f[6], f[7], f[1], f[8], f[9], f[10] or '', f[11] or '', f[12] or ''}
 `)
 
 // Save implements bidder.BidStore: the record under a random id, created
@@ -55,7 +56,7 @@ func (s *Store) Save(ctx context.Context, rec bidder.BidRecord, now time.Time) (
 			var err error
 			created, err = saveScript.Run(ctx, s.client, []string{s.bidKey(id)},
 				rec.CampaignID, rec.CreativeID, user, rec.TimeS, int64(rec.Price), test, rec.PeriodS, expires,
-				rec.Exchange, rec.Pricing).Int64()
+				rec.Exchange, rec.Pricing, rec.Deal).Int64()
 			return err
 		})
 		if err != nil {
@@ -92,7 +93,7 @@ func (s *Store) Claim(ctx context.Context, id bidder.BidID, price bidder.Micros,
 	case 1:
 		return bidder.BidRecord{}, 0, bidder.ErrPriceAboveBid
 	}
-	if len(out) != 11 {
+	if len(out) != 12 {
 		return bidder.BidRecord{}, 0, fmt.Errorf("claim bid: unexpected answer %v", out)
 	}
 	str := func(v any) string { x, _ := v.(string); return x }
@@ -104,7 +105,7 @@ func (s *Store) Claim(ctx context.Context, id bidder.BidID, price bidder.Micros,
 		}
 	}
 	rec := bidder.BidRecord{ID: id, CampaignID: str(out[2]), CreativeID: str(out[3]), Exchange: str(out[9]),
-		Pricing: str(out[10]), User: user, TimeS: num(out[5]), Price: bidder.Micros(num(out[6])),
+		Pricing: str(out[10]), Deal: str(out[11]), User: user, TimeS: num(out[5]), Price: bidder.Micros(num(out[6])),
 		Test: str(out[7]) == "1", PeriodS: num(out[8])}
 	res := bidder.Claimed
 	if dup, _ := out[1].(int64); dup == 1 {

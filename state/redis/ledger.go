@@ -87,8 +87,8 @@ func (s *Store) Reserve(context.Context, bidder.Room) error { return nil }
 // RecordBid implements bidder.Ledger. Bid counts only feed /admin/stats, so
 // they are added up here and written every FlushEvery; a crash loses at most
 // that much of them.
-func (s *Store) RecordBid(_ context.Context, campaignID, exchange string, day bidder.Day) error {
-	s.bids.add(campaignID, exchange, day)
+func (s *Store) RecordBid(_ context.Context, campaignID, exchange, deal string, day bidder.Day) error {
+	s.bids.add(campaignID, exchange, deal, day)
 	return nil
 }
 
@@ -112,6 +112,10 @@ func (s *Store) RecordWin(ctx context.Context, w bidder.Win) error {
 		if w.Exchange != "" {
 			pipe.HIncrBy(ctx, day, dayField("w", w.Exchange), 1)
 			pipe.HIncrBy(ctx, day, dayField("s", w.Exchange), int64(w.Price))
+		}
+		if w.Deal != "" {
+			pipe.HIncrBy(ctx, day, dayField("w", bidder.DealLabel(w.Deal)), 1)
+			pipe.HIncrBy(ctx, day, dayField("s", bidder.DealLabel(w.Deal)), int64(w.Price))
 		}
 		pipe.Expire(ctx, day, s.cfg.DayTTL)
 		if !w.User.IsZero() && w.PeriodS > 0 {
@@ -171,6 +175,9 @@ func (s *Store) Flush(ctx context.Context) error {
 			pipe.HIncrBy(ctx, key, "b", n)
 			if k.exchange != "" {
 				pipe.HIncrBy(ctx, key, dayField("b", k.exchange), n)
+			}
+			if k.deal != "" {
+				pipe.HIncrBy(ctx, key, dayField("b", bidder.DealLabel(k.deal)), n)
 			}
 			pipe.Expire(ctx, key, s.cfg.DayTTL)
 		}

@@ -24,7 +24,8 @@ import (
 //
 // KEYS: bid record, day counters[, frequency counter]. ARGV: price, now
 // (Unix ms), the day's TTL (ms), the exchange's win and spend fields (or
-// ""), the frequency counter's TTL (ms).
+// ""), the frequency counter's TTL (ms), the deal's win and spend fields
+// (or "").
 var winScript = goredis.NewScript(`
 local f = redis.call('HMGET', KEYS[1], 'p', 'e', 'w', 't')
 if not f[1] then return {0} end
@@ -38,6 +39,10 @@ redis.call('HINCRBY', KEYS[2], 's', ARGV[1])
 if ARGV[4] ~= '' then
   redis.call('HINCRBY', KEYS[2], ARGV[4], 1)
   redis.call('HINCRBY', KEYS[2], ARGV[5], ARGV[1])
+end
+if ARGV[7] ~= '' then
+  redis.call('HINCRBY', KEYS[2], ARGV[7], 1)
+  redis.call('HINCRBY', KEYS[2], ARGV[8], ARGV[1])
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 if #KEYS > 2 then
@@ -75,11 +80,15 @@ func (s *Store) ClaimWin(ctx context.Context, id bidder.BidID, price bidder.Micr
 	if w.Exchange != "" {
 		exWins, exSpend = dayField("w", w.Exchange), dayField("s", w.Exchange)
 	}
+	dealWins, dealSpend := "", ""
+	if w.Deal != "" {
+		dealWins, dealSpend = dayField("w", bidder.DealLabel(w.Deal)), dayField("s", bidder.DealLabel(w.Deal))
+	}
 	var out []any
 	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
 		out, err = winScript.Run(ctx, s.client, keys, int64(price), now.UnixMilli(), s.cfg.DayTTL.Milliseconds(),
-			exWins, exSpend, clock.Seconds(w.PeriodS).Milliseconds()).Slice()
+			exWins, exSpend, clock.Seconds(w.PeriodS).Milliseconds(), dealWins, dealSpend).Slice()
 		return err
 	})
 	if err != nil {

@@ -68,8 +68,8 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				PeriodS: w.PeriodS, Window: w.Window, Until: time.Now().Add(time.Hour)}))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
-		require.NoError(t, l.RecordBid(ctx, "c1", "", day))
-		require.NoError(t, l.RecordBid(ctx, "c1", "", day))
+		require.NoError(t, l.RecordBid(ctx, "c1", "", "", day))
+		require.NoError(t, l.RecordBid(ctx, "c1", "", "", day))
 		flush(t, l)
 		qs := []bidder.UsageQuery{
 			{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 7},
@@ -104,10 +104,10 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 			{CampaignID: "c1", Exchange: "ox", Day: day, Price: 3},
 		} {
 			require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: w.CampaignID, Exchange: w.Exchange, Day: w.Day}))
-			require.NoError(t, l.RecordBid(ctx, w.CampaignID, w.Exchange, w.Day))
+			require.NoError(t, l.RecordBid(ctx, w.CampaignID, w.Exchange, "", w.Day))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
-		require.NoError(t, l.RecordBid(ctx, "c1", "ox", day))
+		require.NoError(t, l.RecordBid(ctx, "c1", "ox", "", day))
 		flush(t, l)
 		want := map[string]bidder.DayStats{
 			"":    {Bids: 4, Wins: 3, Spend: 123},
@@ -128,6 +128,34 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 		assert.Equal(t, bidder.Micros(123), qs[0].Spent, "budgets count every exchange's spend")
 	})
 
+	t.Run("by deal", func(t *testing.T) {
+		l := newLedger(t)
+		for _, w := range []bidder.Win{
+			{CampaignID: "c1", Exchange: "adx", Deal: "D1", Day: day, Price: 100},
+			{CampaignID: "c1", Exchange: "adx", Deal: "D2", Day: day, Price: 20},
+			{CampaignID: "c1", Exchange: "ox", Deal: "D1", Day: day, Price: 3},
+			{CampaignID: "c1", Exchange: "ox", Day: day, Price: 4000},
+		} {
+			require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: w.CampaignID, Exchange: w.Exchange, Deal: w.Deal, Day: w.Day}))
+			require.NoError(t, l.RecordBid(ctx, w.CampaignID, w.Exchange, w.Deal, w.Day))
+			require.NoError(t, l.RecordWin(ctx, w))
+		}
+		flush(t, l)
+		want := map[string]bidder.DayStats{
+			"":                     {Bids: 4, Wins: 4, Spend: 4123},
+			"adx":                  {Bids: 2, Wins: 2, Spend: 120},
+			"ox":                   {Bids: 2, Wins: 2, Spend: 4003},
+			bidder.DealLabel("D1"): {Bids: 2, Wins: 2, Spend: 103},
+			bidder.DealLabel("D2"): {Bids: 1, Wins: 1, Spend: 20},
+		}
+		for label, w := range want {
+			st, ok, err := l.Stats(ctx, "c1", label, day)
+			require.NoError(t, err)
+			require.True(t, ok, label)
+			assert.Equal(t, w, st, "%q", label)
+		}
+	})
+
 	t.Run("exact under concurrency", func(t *testing.T) {
 		l := newLedger(t)
 		const workers, each = 8, 50
@@ -139,7 +167,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				for i := range each {
 					assert.NoError(t, l.RecordWin(ctx, bidder.Win{CampaignID: "c1", Day: day, Price: bidder.Micros(w*1000 + i),
 						User: user("u1"), PeriodS: 3600, Window: 1}))
-					assert.NoError(t, l.RecordBid(ctx, "c1", "", day))
+					assert.NoError(t, l.RecordBid(ctx, "c1", "", "", day))
 				}
 			}()
 		}
@@ -256,6 +284,13 @@ func BidStore(t *testing.T, newStore func(t *testing.T, ttl time.Duration) bidde
 		test.ID, err = s.Save(ctx, test, now)
 		require.NoError(t, err)
 		require.NotEqual(t, rec.ID, test.ID, "every bid has its own id")
+		deal := rec
+		deal.Deal, deal.Price = "D-42", 1_750_000
+		deal.ID, err = s.Save(ctx, deal, now)
+		require.NoError(t, err)
+		got, err := s.Peek(ctx, deal.ID, now)
+		require.NoError(t, err)
+		assert.Equal(t, deal, got, "a deal's bid keeps its deal")
 
 		steps := []struct {
 			name  string
