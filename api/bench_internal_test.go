@@ -122,7 +122,7 @@ func BenchmarkDecodeBidRequest(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(post)))
 	for b.Loop() {
-		if ferr, ok := decodeBidRequest(post, st); !ok || ferr != nil {
+		if ferr, ok := decodeBidRequest(post, st, DefaultSeat); !ok || ferr != nil {
 			b.Fatal(ferr)
 		}
 	}

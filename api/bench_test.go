@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -195,6 +196,29 @@ func BenchmarkOpenRTB(b *testing.B) {
 	b.Run("router/post.json", func(b *testing.B) {
 		benchOpenRTB(b, nethttp.Handler(benchServer(b)).ServeHTTP, [][]byte{post}, "")
 	})
+	// Video, native and deal impressions (media_test.go's campaigns).
+	media := func(b *testing.B) *Server {
+		path := writeCampaigns(b, mediaCampaigns...)
+		return benchServerWith(b, func(c *Config) { c.CampaignsPath = path })
+	}
+	for name, body := range mediaBenchRequests() {
+		b.Run("handler/"+name, func(b *testing.B) {
+			benchOpenRTB(b, nethttp.EndpointHandler(media(b), EndpointOpenRTB), [][]byte{[]byte(body)}, "")
+		})
+	}
+}
+
+// mediaBenchRequests are one request each of a video, a native (its
+// request a JSON string, as exchanges send it) and a deal impression.
+func mediaBenchRequests() map[string]string {
+	nativeString, _ := json.Marshal(nativeRequest)
+	return map[string]string{
+		"video": oneImp(`{"id":"v1","video":{"mimes":["video/mp4","video/webm"],"minduration":5,"maxduration":60,` +
+			`"protocols":[2,3,7,11,13],"w":1280,"h":720,"plcmt":1}}`),
+		"native": oneImp(`{"id":"n1","native":{"request":` + string(nativeString) + `,"ver":"1.2"}}`),
+		"deal": oneImp(`{"id":"1","banner":{"w":300,"h":250},"bidfloor":0.5,` +
+			`"pmp":{"private_auction":0,"deals":[{"id":"D-1","bidfloor":7.25,"at":3},{"id":"D-9","bidfloor":1}]}}`),
+	}
 }
 
 // benchMultiImp is post.json's request with three banner impressions, one

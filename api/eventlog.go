@@ -37,7 +37,7 @@ func (s *Server) logBid(ctx context.Context, req *bidder.Request, d *bidder.Deci
 	}
 	r := events.Record{Type: events.TypeBid, Time: time.UnixMilli(req.TimeMs), BidID: d.BidID, Exchange: req.Exchange,
 		Campaign: d.Campaign.ID, Creative: d.Creative.ID, Price: d.Price, RequestID: req.ID, ImpID: req.ImpID,
-		Protocol: protocol, W: req.W, H: req.H, Floor: req.Floor, Test: req.Test}
+		Protocol: protocol, W: req.W, H: req.H, Floor: req.Floor, Test: req.Test, Deal: d.Deal}
 	if req.UID != "" {
 		r.User = s.engine.User(req.UID)
 	}

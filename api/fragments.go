@@ -5,6 +5,7 @@ import (
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
+	"github.com/recbid/dspd/nativead"
 	"github.com/recbid/dspd/tracker"
 )
 
@@ -24,13 +25,22 @@ const nurlKey = `,"nurl":`
 
 // creativeJSON is the pre-encoded part of a bid response for one creative.
 type creativeJSON struct {
-	head []byte // from ,"price": to ,"nurl":
-	tail []byte // from ,"adm": to the end of the response (untracked)
+	kind bidder.CreativeKind
+	head []byte // banners: from ,"price": to ,"nurl": (recbid)
+	tail []byte // banners: from ,"adm": to the end of the response (untracked)
 	// tracked is the tail of a tracked bid (trackurl.go): its adm with
 	// holes for the bid's tracking URLs, and trackIDs the creative's part
 	// of those URLs.
 	tracked  []admPart
 	trackIDs [numContexts][]byte
+	// fields is what an OpenRTB bid writes after its price: from ,"adid":
+	// to ,"h": and its value (no size for a native ad).
+	fields []byte
+	// vast is a video's tracked adm in each VAST version it can be
+	// answered in (vast.go); native is a native ad prepared for package
+	// nativead.
+	vast   [len(vastVersions)][]admPart
+	native *nativead.PreparedCreative
 }
 
 // encodeCreatives pre-encodes the response fragments of every creative of
@@ -44,9 +54,25 @@ func encodeCreatives(cat *bidder.Catalog) []creativeJSON {
 }
 
 func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
-	var b []byte
-	b = append(b, `,"price":`...)
-	b = c.BidCPM.AppendDecimal(b)
+	out := creativeJSON{kind: cr.Kind, trackIDs: trackIDs(c.ID, cr.ID), fields: appendFields(nil, c, cr)}
+	switch cr.Kind {
+	case bidder.Video:
+		out.vast = encodeVAST(c, cr)
+		return out
+	case bidder.Native:
+		out.native = nativead.Prepare(&nativead.Creative{Title: cr.Title, Body: cr.Body, Sponsored: cr.Sponsored, CTA: cr.CTA,
+			ImageURL: cr.ImageURL, ImageW: cr.ImageW, ImageH: cr.ImageH, IconURL: cr.IconURL, IconW: cr.IconW, IconH: cr.IconH,
+			ClickURL: cr.ClickURL})
+		return out
+	}
+	out.head, out.tail, out.tracked = encodeBanner(c, cr)
+	return out
+}
+
+// appendFields appends an OpenRTB bid's fields from ,"adid": on: the
+// creative's and campaign's ids, adomain and cat, and a banner's or
+// video's size.
+func appendFields(b []byte, c *bidder.Campaign, cr *bidder.Creative) []byte {
 	b = append(b, `,"adid":`...)
 	b = jsoncodec.AppendString(b, cr.ID)
 	b = append(b, `,"cid":`...)
@@ -57,12 +83,22 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 	b = appendJSONList(b, c.ADomain)
 	b = append(b, `,"cat":`...)
 	b = appendJSONList(b, c.Cat)
-	b = append(b, `,"w":`...)
-	b = strconv.AppendInt(b, int64(cr.W), 10)
-	b = append(b, `,"h":`...)
-	b = strconv.AppendInt(b, int64(cr.H), 10)
-	b = append(b, nurlKey...)
-	head := b
+	if cr.Kind != bidder.Native {
+		b = append(b, `,"w":`...)
+		b = strconv.AppendInt(b, int64(cr.W), 10)
+		b = append(b, `,"h":`...)
+		b = strconv.AppendInt(b, int64(cr.H), 10)
+	}
+	return b
+}
+
+// encodeBanner returns a banner's recbid fragments: its head (price to
+// nurl), its untracked tail and its tracked parts.
+func encodeBanner(c *bidder.Campaign, cr *bidder.Creative) (head, tail []byte, tracked []admPart) {
+	head = append(head, `,"price":`...)
+	head = c.BidCPM.AppendDecimal(head)
+	head = appendFields(head, c, cr)
+	head = append(head, nurlKey...)
 
 	// The banner: the creative's image in a link to its click URL; tracked,
 	// the link goes through dspd's click URL and an impression pixel
@@ -84,12 +120,12 @@ func encodeCreative(c *bidder.Campaign, cr *bidder.Creative) creativeJSON {
 	t = jsoncodec.AppendString(t, string(adm))
 	t = append(t, `}`+responseClose...)
 
-	tracked := []admPart{
+	tracked = []admPart{
 		{lit: append([]byte(`,"adm":"`), jsonInner(`<a href="`)...), hole: hole{tracker.Click, inHTML}},
 		{lit: jsonInner(string(img) + `<img src="`), hole: hole{tracker.Impression, inHTML}},
 		{lit: append(jsonInner(`" width="1" height="1" alt="" style="display:none">`), `"}`+responseClose...)},
 	}
-	return creativeJSON{head: head, tail: t, tracked: tracked, trackIDs: trackIDs(c.ID, cr.ID)}
+	return head, t, tracked
 }
 
 // jsonInner returns s escaped as the inside of a JSON string.

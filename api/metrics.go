@@ -32,7 +32,7 @@ type metrics struct {
 
 	// the event log and the trackers (events_metrics.go)
 	eventsRefused                     prometheus.Counter
-	trackers                          [tracker.Complete + 1][numTrackOutcomes]prometheus.Counter
+	trackers                          [tracker.Error + 1][numTrackOutcomes]prometheus.Counter
 	billingRecorded, billingDuplicate prometheus.Counter
 
 	consent []prometheus.Counter // by consent.Outcome

@@ -12,6 +12,8 @@ import (
 
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/internal/jsoncodec"
+	"github.com/recbid/dspd/nativead"
+	"github.com/recbid/dspd/tracker"
 )
 
 // OpenRTB 2.6 on the same engine and the same books as recbid: see
@@ -52,7 +54,7 @@ func (s *Server) serveOpenRTB(exchangeID string, r *Request, resp *Response) {
 	if gz != nil {
 		defer gunzippers.Put(gz)
 	}
-	ferr, jsonOK := decodeBidRequest(body, st)
+	ferr, jsonOK := decodeBidRequest(body, st, s.cfg.Seat)
 	switch {
 	case !jsonOK:
 		s.refuse(&openrtbEndpoint, m, resp, statusBadRequest, errBadBody, "", "body is not a JSON object")
@@ -74,6 +76,7 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 	defer func() { // the pool must not keep an old catalogue's campaigns alive
 		clear(st.bids[:len(bids)])
 		clear(st.held[:])
+		clear(st.nativeCh[:])
 	}()
 	base := req.engineRequest(arrived)
 	base.Exchange, base.Pricing = wr.ex.ID, wr.fingerprint
@@ -85,22 +88,22 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 	shed := false
 	down := s.eventsDown() // no bid whose record could not be kept
 	for i := range req.imps {
-		var d bidder.Decision
-		var floor bidder.Micros
+		var id impDecision
 		switch {
 		case !legal.Bid:
-			d.Reason = bidder.ReasonConsent
+			id.d.Reason = bidder.ReasonConsent
 		case down:
-			d.Reason = bidder.ReasonStateUnavailable
+			id.d.Reason = bidder.ReasonStateUnavailable
 		default:
-			d, floor = s.decideImp(r.Ctx, cur, &base, &req.imps[i])
+			id = s.decideImp(r.Ctx, cur, &base, st, i)
 		}
+		d := id.d
 		shed = shed || d.Shed
-		if d.Bid() && !s.logOpenRTBBid(r.Ctx, &base, &req.imps[i], &d, floor) {
+		if d.Bid() && !s.logOpenRTBBid(r.Ctx, &base, &req.imps[i], &d, id.floor) {
 			d = bidder.Decision{Reason: bidder.ReasonStateUnavailable}
 		}
 		if d.Bid() {
-			bids = append(bids, openrtbBid{imp: i, d: d})
+			bids = append(bids, openrtbBid{imp: i, d: d, vast: id.vast})
 			base.Held = append(base.Held, bidder.Held{Campaign: d.Campaign, Price: d.Price})
 			imps.impBid.Inc()
 		} else {
@@ -121,7 +124,7 @@ func (s *Server) bidOpenRTB(r *Request, resp *Response, cur *serving, wr *wire, 
 		return
 	}
 	wr.m.openrtb.bid.Inc()
-	s.encodeOpenRTB(resp.json(statusOK), req, bids, cur.creatives, wr, requestSeconds(&base))
+	s.encodeOpenRTB(resp.json(statusOK), st, bids, cur.creatives, wr, requestSeconds(&base))
 }
 
 // logOpenRTBBid writes the record of an impression's bid (decideImp made
@@ -133,62 +136,6 @@ func (s *Server) logOpenRTBBid(ctx context.Context, base *bidder.Request, imp *o
 	req := *base
 	req.ImpID, req.Floor, req.W, req.H = imp.id, floor, d.Creative.W, d.Creative.H
 	return s.logBid(ctx, &req, d, protocolOpenRTB)
-}
-
-// decideImp makes the decision of one impression: one Choose per banner
-// size, in order (banner.w/h first, then banner.format[]), the highest price
-// kept (ties: the first size), and only that one saved with Keep. Without a
-// bid, the reason is the furthest stage any size reached; an impression
-// without a banner size, or in a private auction, gets no_match. A floor in
-// another currency is converted to USD with the serving rates; one without
-// a rate is reason currency. It returns the floor in USD micros beside the
-// decision.
-func (s *Server) decideImp(ctx context.Context, cur *serving, base *bidder.Request, imp *openrtbImp) (bidder.Decision, bidder.Micros) {
-	if imp.private {
-		return bidder.Decision{Reason: bidder.ReasonNoMatch}, 0 // deals only, and dspd trades none
-	}
-	req := *base
-	req.ImpID, req.Floor, req.Secure = imp.id, imp.floor, imp.secure
-	if imp.floorCur != "" {
-		usd, ok := cur.rates.ToUSD(imp.floorCur, imp.floor)
-		if !ok {
-			req.Cur = imp.floorCur // no rate: no bid, reason currency
-		}
-		req.Floor = usd
-	}
-	cat := cur.catalog
-	var best bidder.Decision
-	var bestW, bestH int
-	found := false
-	reason := bidder.ReasonNone
-	for k := 0; k < imp.nsizes; k++ {
-		req.W, req.H = int(imp.sizes[k].w), int(imp.sizes[k].h)
-		d, err := s.engine.Choose(ctx, cat, &req)
-		if err != nil {
-			s.stateError(err)
-		}
-		if d.Shed {
-			return d, req.Floor // too late for every size
-		}
-		if !d.Bid() {
-			reason = max(reason, d.Reason)
-			continue
-		}
-		if !found || d.Price > best.Price {
-			best, bestW, bestH, found = d, req.W, req.H, true
-		}
-	}
-	if !found {
-		if reason == bidder.ReasonNone { // no banner size to try
-			reason = bidder.ReasonNoMatch
-		}
-		return bidder.Decision{Reason: reason}, req.Floor
-	}
-	req.W, req.H = bestW, bestH
-	if err := s.engine.Keep(ctx, &req, &best); err != nil {
-		s.stateError(err)
-	}
-	return best, req.Floor
 }
 
 // stateError reports what a decision's state stores said: a full store
@@ -239,8 +186,9 @@ func wantsNbr(r *Request) bool {
 
 // openrtbBid is one impression's bid.
 type openrtbBid struct {
-	imp int // index in the request's imps
-	d   bidder.Decision
+	imp  int // index in the request's imps
+	d    bidder.Decision
+	vast int // a video's VAST version
 }
 
 // responseClose ends a bid response: recbid's creative fragments end with
@@ -261,7 +209,8 @@ const responseClose = "]}]}"
 // ,"price": to ,"nurl":, with ,"mtype":1 put before ,"nurl":) and tail
 // (,"adm":…} and the response's close), and the exchange's nurl and burl
 // (their paths and price macro are the exchange's).
-func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []openrtbBid, creatives []creativeJSON, wr *wire, timeS int64) {
+func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, st *openrtbState, bids []openrtbBid, creatives []creativeJSON, wr *wire, timeS int64) {
+	req := &st.req
 	var id [32]byte
 	for i := range bids {
 		b := &bids[i]
@@ -279,19 +228,55 @@ func (s *Server) encodeOpenRTB(jw jsoncodec.Writer, req *openrtbRequest, bids []
 		jw.Raw(bidID)
 		jw.RawString(`","impid":`)
 		jw.ASCIIString(req.imps[b.imp].id)
-		jw.Raw(cr.head[:len(cr.head)-len(nurlKey)])
-		jw.RawString(`,"mtype":1` + nurlKey) // banner (OpenRTB 2.6), which adapters that type bids by it need
-		out := wr.appendNURL(jw.Bytes(), bidID)
+		out := append(jw.Bytes(), `,"price":`...)
+		out = b.d.Price.AppendDecimal(out) // its own, or a fixed-price deal's
+		out = append(out, cr.fields...)
+		if b.d.Deal != "" {
+			out = append(out, `,"dealid":`...)
+			out = jsoncodec.AppendString(out, b.d.Deal)
+		}
+		// mtype (OpenRTB 2.6): 1 banner, 2 video, 4 native, which adapters
+		// that type bids by it need.
+		out = append(out, `,"mtype":`...)
+		out = append(out, mtypes[cr.kind])
+		out = append(out, nurlKey...)
+		out = wr.appendNURL(out, bidID)
 		out = append(out, `,"burl":`...)
 		out = wr.appendBURL(out, bidID)
-		if s.cfg.Track {
-			out = s.appendTracked(out, cr, wr.track, &b.d, wr.ex.ID, timeS, len(responseClose))
-		} else {
-			out = append(out, cr.tail[:len(cr.tail)-len(responseClose)]...)
+		switch cr.kind {
+		case bidder.Video: // tracked, whatever -track says: VAST needs its Impression (vast.go)
+			out = s.appendParts(out, cr.vast[b.vast], cr, wr.track, &b.d, wr.ex.ID, timeS, len(responseClose))
+		case bidder.Native:
+			out = s.appendNative(out, st, b, cr, wr, timeS)
+		default:
+			if s.cfg.Track {
+				out = s.appendParts(out, cr.tracked, cr, wr.track, &b.d, wr.ex.ID, timeS, len(responseClose))
+			} else {
+				out = append(out, cr.tail[:len(cr.tail)-len(responseClose)]...)
+			}
 		}
 		jw.SetBytes(out)
 	}
 	jw.RawString(responseClose)
+}
+
+// mtypes are the OpenRTB 2.6 mtype digits of the creative kinds.
+var mtypes = [...]byte{bidder.Banner: '1', bidder.Video: '2', bidder.Native: '4'}
+
+// appendNative writes a native bid's adm: the native response for its
+// impression's request (package nativead), its link through dspd's click
+// tracker and dspd's impression tracker (tracked whatever -track says:
+// the answer's markup is dspd's own), then closes the bid.
+func (s *Server) appendNative(out []byte, st *openrtbState, b *openrtbBid, cr *creativeJSON, wr *wire, timeS int64) []byte {
+	plan, _ := cr.native.Fit(&st.natives[b.imp]) // the chooser's fit: it holds
+	tok := tracker.Token{Bid: b.d.BidID, TimeS: timeS, Exchange: wr.ex.ID, Campaign: b.d.Campaign.ID, Creative: b.d.Creative.ID}
+	urls := s.appendTrackURL(st.urls[:0], wr.track, &cr.trackIDs, tracker.Click, inJSON, &tok)
+	clickEnd := len(urls)
+	urls = s.appendTrackURL(urls, wr.track, &cr.trackIDs, tracker.Impression, inJSON, &tok)
+	st.urls = urls
+	out = append(out, `,"adm":"`...)
+	out = cr.native.AppendResponse(out, &plan, urls[:clickEnd], urls[clickEnd:])
+	return append(out, `"}`...)
 }
 
 // openrtbState is the pooled working memory of one OpenRTB request.
@@ -302,6 +287,11 @@ type openrtbState struct {
 	imps  [maxImps]openrtbImp
 	bids  [maxImps]openrtbBid
 	held  [maxImps]bidder.Held
+
+	natives  [maxImps]nativead.Request // the native impressions' requests
+	videoCh  [maxImps]videoChooser
+	nativeCh [maxImps]nativeChooser
+	urls     []byte // a native bid's tracking URLs, as they are written
 }
 
 var openrtbStates = sync.Pool{New: func() any {

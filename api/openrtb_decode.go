@@ -44,9 +44,15 @@ type openrtbImp struct {
 	floor    bidder.Micros // in floorCur; rounded up to whole micros
 	floorCur string
 	secure   bool
-	private  bool                  // pmp.private_auction 1: only deals may bid, and dspd has none
+	private  bool                  // pmp.private_auction 1: only deal bids
+	banner   bool                  // it has a banner object
 	sizes    [maxSizes]openrtbSize // banner.w/h first, then banner.format[], without repeats
 	nsizes   int
+
+	video     videoImp // imp.video (openrtb_media.go)
+	nativeRaw []byte   // imp.native.request's raw value, in the arena; nil: none
+	deals     [maxImpDeals]openrtbDeal
+	ndeals    int
 }
 
 type openrtbSize struct{ w, h uint16 }
@@ -96,13 +102,13 @@ func (r *openrtbRequest) engineRequest(arrived time.Time) bidder.Request {
 // The walk is by hand, with a jsoncodec.Scanner, which reads the body in
 // place (keys included) and accepts what json-iterator's walk accepted: no
 // map, no reflection, no allocation.
-func decodeBidRequest(body []byte, st *openrtbState) (ferr *fieldError, jsonOK bool) {
+func decodeBidRequest(body []byte, st *openrtbState, seat string) (ferr *fieldError, jsonOK bool) {
 	st.req = openrtbRequest{imps: st.imps[:0]}
 	st.req.signals.reset()
 	// Numbers of any magnitude are valid JSON: 1e400 in a field dspd
 	// ignores is no reason for a 400, and as a used field it is read as
 	// the field's policy says (a floor above any price, say).
-	d := bidRequestDecoder{it: jsoncodec.NewScannerAnyMagnitude(body), arena: st.arena[:0], r: &st.req}
+	d := bidRequestDecoder{it: jsoncodec.NewScannerAnyMagnitude(body), arena: st.arena[:0], r: &st.req, seat: seat}
 	if d.it.WhatIsNext() == jsoncodec.ObjectValue {
 		d.request()
 		jsonOK = d.it.Err() == nil && d.it.End()
@@ -117,6 +123,7 @@ type bidRequestDecoder struct {
 	r     *openrtbRequest
 	err   *fieldError // the first required field at fault
 	raw   []byte      // the text of the last value of the wrong kind, while no bad field is noted yet
+	seat  string      // dspd's seat, looked for in a deal's wseat
 }
 
 // fieldName is a field's JSON path ("imp[0].banner.format[1].w"), formatted
@@ -461,7 +468,11 @@ func (d *bidRequestDecoder) imp(i int) {
 			imp.secure = n == 1 || p == wrongKind
 		case "pmp":
 			d.pmp(i, imp)
-		default: // video, native, audio, tagid, instl, ext…
+		case "video":
+			d.video(i, imp)
+		case "native":
+			d.native(i, imp)
+		default: // audio, tagid, instl, ext…
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {
@@ -486,6 +497,7 @@ func (d *bidRequestDecoder) banner(i int, imp *openrtbImp) {
 	if !d.object(impField(i, ".banner")) {
 		return
 	}
+	imp.banner = true
 	var w, h int64 // 0: absent
 	nf := 0        // formats, read into imp.sizes[1:]
 	for key, ok := d.it.ReadObject(); ok; key, ok = d.it.ReadObject() {
@@ -602,9 +614,9 @@ func (d *bidRequestDecoder) bidfloor(i int, imp *openrtbImp) {
 	imp.floor = m
 }
 
-// pmp reads the private marketplace: in a private auction
-// (private_auction 1) only deals may bid, and dspd trades none, so the
-// impression gets no bid. A bad private_auction is treated as absent (0).
+// pmp reads the private marketplace: its deals (openrtb_media.go) and
+// whether the auction is private (private_auction 1: only deal bids). A
+// bad private_auction is treated as absent (0).
 func (d *bidRequestDecoder) pmp(i int, imp *openrtbImp) {
 	if !d.usedObject(fieldPMP, impField(i, ".pmp")) {
 		return
@@ -614,7 +626,9 @@ func (d *bidRequestDecoder) pmp(i int, imp *openrtbImp) {
 		case "private_auction":
 			n, _ := d.usedInt(fieldPMP, impField(i, ".pmp.private_auction"), 0, 1)
 			imp.private = n == 1
-		default: // deals, ext
+		case "deals":
+			d.deals(i, imp, d.seat)
+		default: // ext
 			d.it.Skip()
 		}
 		if d.it.Err() != nil {

@@ -149,7 +149,7 @@ func TestDecodeBidRequestSyntax(t *testing.T) {
 	}
 	for _, tt := range tests {
 		st := new(openrtbState)
-		ferr, ok := decodeBidRequest([]byte(tt.body), st)
+		ferr, ok := decodeBidRequest([]byte(tt.body), st, DefaultSeat)
 		if !assert.Equal(t, tt.jsonOK, ok, "%q", tt.body) || !ok {
 			continue
 		}
@@ -167,7 +167,7 @@ func TestDecodeBidRequestSyntax(t *testing.T) {
 func decodeOne(t *testing.T, body string) (openrtbRequest, *fieldError) {
 	t.Helper()
 	st := new(openrtbState)
-	ferr, ok := decodeBidRequest([]byte(body), st)
+	ferr, ok := decodeBidRequest([]byte(body), st, DefaultSeat)
 	require.True(t, ok, "valid JSON: %s", body)
 	r := st.req
 	r.imps = append([]openrtbImp(nil), r.imps...)

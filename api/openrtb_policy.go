@@ -47,6 +47,9 @@ const (
 	fieldConsent
 	fieldLMT
 	fieldDNT
+	fieldVideo
+	fieldNative
+	fieldDeals
 	numUsedFields
 )
 
@@ -57,7 +60,7 @@ var usedFieldNames = [numUsedFields]string{
 	"device.devicetype", "device.geo", "device.geo.country", "device.geo.region", "device.geo.city", "user",
 	"user.id", "user.buyeruid", "tmax", "test", "bcat", "badv", "imp", "imp.banner.format", "imp.secure",
 	"imp.pmp", "regs", "regs.gdpr", "regs.us_privacy", "regs.gpp", "regs.gpp_sid", "regs.coppa", "user.consent",
-	"device.lmt", "device.dnt",
+	"device.lmt", "device.dnt", "imp.video", "imp.native", "imp.pmp.deals",
 }
 
 // fieldSet holds one bit per usedField.

@@ -69,7 +69,7 @@ func (s *Server) encodeBid(jw jsoncodec.Writer, req *bidder.Request, d *bidder.D
 	jw.Raw(cr.head)
 	out := wr.appendNURL(jw.Bytes(), bidID)
 	if s.cfg.Track {
-		out = s.appendTracked(out, cr, wr.track, d, wr.ex.ID, requestSeconds(req), 0)
+		out = s.appendParts(out, cr.tracked, cr, wr.track, d, wr.ex.ID, requestSeconds(req), 0)
 	} else {
 		out = append(out, cr.tail...)
 	}

@@ -23,6 +23,7 @@ const (
 // trackQuery is a tracker URL's query, decoded in place.
 type trackQuery struct {
 	bid, time, campaign, creative, event, sig []byte
+	code                                      []byte // a video error's code (not signed: the player fills it in)
 }
 
 // serveTracker answers a tracker URL of a bid made for exchange
@@ -61,8 +62,8 @@ func (s *Server) serveTracker(kind Endpoint, exchangeID string, r *Request, resp
 		e = tracker.Click
 	case EndpointVideo:
 		var ok bool
-		if e, ok = tracker.ParseEvent(string(q.event)); !ok || e == tracker.Impression || e == tracker.Click {
-			s.trackFail(0, trackInvalid, resp, CodeBadQuery, "e must be a video event: start, firstQuartile, midpoint, thirdQuartile or complete")
+		if e, ok = tracker.ParseEvent(string(q.event)); !ok || !e.Video() {
+			s.trackFail(0, trackInvalid, resp, CodeBadQuery, "e must be a video event: start, firstQuartile, midpoint, thirdQuartile, complete or error")
 			return
 		}
 	}
@@ -79,7 +80,7 @@ func (s *Server) serveTracker(kind Endpoint, exchangeID string, r *Request, resp
 		s.trackFail(e, trackExpired, resp, codeExpired, "the tracking window of this bid has closed")
 		return
 	}
-	outcome, err := s.claimTracked(r.Ctx, e, &tok, until, now)
+	outcome, err := s.claimTracked(r.Ctx, e, &tok, until, now, errorCode(q.code))
 	if err != nil {
 		s.metrics.trackers[e][trackUnavailable].Inc()
 		resp.RetryAfter = true
@@ -101,7 +102,7 @@ func (s *Server) serveTracker(kind Endpoint, exchangeID string, r *Request, resp
 // state and, when the event log is on, its record, durable before the
 // answer. Without an event log there is nothing to record once, and every
 // hit is answered alike.
-func (s *Server) claimTracked(ctx context.Context, e tracker.Event, tok *tracker.Token, until, now time.Time) (trackOutcome, error) {
+func (s *Server) claimTracked(ctx context.Context, e tracker.Event, tok *tracker.Token, until, now time.Time, code string) (trackOutcome, error) {
 	l := s.cfg.Events
 	if l == nil {
 		return trackRecorded, nil
@@ -109,7 +110,8 @@ func (s *Server) claimTracked(ctx context.Context, e tracker.Event, tok *tracker
 	if l.Unavailable() {
 		return 0, events.ErrUnavailable
 	}
-	r := events.Record{Type: recordType(e), Time: now, BidID: tok.Bid, Exchange: tok.Exchange, Campaign: tok.Campaign, Creative: tok.Creative}
+	r := events.Record{Type: recordType(e), Time: now, BidID: tok.Bid, Exchange: tok.Exchange, Campaign: tok.Campaign,
+		Creative: tok.Creative, Reason: code}
 	line := s.encodeLine(&r)
 	defer lineBufs.Put(line)
 	var committed []byte
@@ -146,8 +148,24 @@ func recordType(e tracker.Event) events.Type {
 		return events.TypeMidpoint
 	case tracker.ThirdQuartile:
 		return events.TypeThirdQuartile
+	case tracker.Error:
+		return events.TypeError
 	}
 	return events.TypeComplete
+}
+
+// errorCode is a video error's VAST code as the player filled the
+// [ERRORCODE] macro in: 1–4 digits, else "" (unknown).
+func errorCode(code []byte) string {
+	if len(code) == 0 || len(code) > 4 {
+		return ""
+	}
+	for _, c := range code {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return string(code)
 }
 
 // redirect answers a click with a 302 to the creative's click URL in the
@@ -204,6 +222,8 @@ func parseTrackQuery(raw []byte, q *trackQuery) bool {
 			dst = &q.event
 		case "s":
 			dst = &q.sig
+		case "code":
+			dst = &q.code
 		}
 		if dst == nil || len(v) == 0 || *dst != nil {
 			if checkEscapes(v) != nil {

@@ -42,11 +42,15 @@ const (
 	numContexts
 )
 
-// hole is what an adm's part is followed by: nothing, or a tracking URL.
+// hole is what an adm's part is followed by: nothing, a tracking URL, or
+// the bid id itself (bidIDHole).
 type hole struct {
 	event tracker.Event // 0: none
 	ctx   escContext
 }
+
+// bidIDHole is the hole of the bid's id (hex digits: no escaping).
+const bidIDHole tracker.Event = 255
 
 // admPart is a part of a tracked adm: literal bytes (already escaped for
 // the answer), then a hole.
@@ -57,7 +61,7 @@ type admPart struct {
 
 // trackWire is an exchange's tracker URL prefixes, up to the bid id, in
 // each context, already escaped for the JSON answer.
-type trackWire [tracker.Complete + 1][numContexts][]byte
+type trackWire [tracker.Error + 1][numContexts][]byte
 
 // newTrackWire builds the prefixes of the exchange ex.
 func newTrackWire(publicURL string, ex *exchange.Exchange) *trackWire {
@@ -133,21 +137,31 @@ func (s *Server) appendTrackURL(dst []byte, tw *trackWire, ids *[numContexts][]b
 	}
 	dst = append(dst, amp(c)...)
 	dst = append(dst, "s="...)
-	return s.signer.AppendSig(dst, e, tok)
+	dst = s.signer.AppendSig(dst, e, tok)
+	if e == tracker.Error { // VAST's macro, which the player fills in: not signed
+		dst = append(dst, amp(c)...)
+		dst = append(dst, "code=[ERRORCODE]"...)
+	}
+	return dst
 }
 
-// appendTracked appends a creative's tracked adm parts (its tail, with
-// the tracking URLs of the bid in their holes), without its last cut
-// bytes (the response's close, which an OpenRTB answer writes once).
-func (s *Server) appendTracked(dst []byte, cr *creativeJSON, tw *trackWire, d *bidder.Decision, exchangeID string, timeS int64, cut int) []byte {
+// appendParts appends a creative's tracked adm parts (a banner's tracked
+// tail, a video's VAST), with the tracking URLs of the bid in their holes,
+// without its last cut bytes (the response's close, which an OpenRTB
+// answer writes once).
+func (s *Server) appendParts(dst []byte, parts []admPart, cr *creativeJSON, tw *trackWire, d *bidder.Decision, exchangeID string, timeS int64, cut int) []byte {
 	tok := tracker.Token{Bid: d.BidID, TimeS: timeS, Exchange: exchangeID, Campaign: d.Campaign.ID, Creative: d.Creative.ID}
-	for i, p := range cr.tracked {
+	for i, p := range parts {
 		lit := p.lit
-		if i == len(cr.tracked)-1 {
+		if i == len(parts)-1 {
 			lit = lit[:len(lit)-cut]
 		}
 		dst = append(dst, lit...)
-		if p.hole.event != 0 {
+		switch p.hole.event {
+		case 0:
+		case bidIDHole:
+			dst = d.BidID.AppendHex(dst)
+		default:
 			dst = s.appendTrackURL(dst, tw, &cr.trackIDs, p.hole.event, p.hole.ctx, &tok)
 		}
 	}

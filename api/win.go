@@ -147,7 +147,7 @@ func (s *Server) bookBilling(ctx context.Context, rec bidder.BidRecord, price bi
 // the clearing price.
 func noticeRecord(t events.Type, rec bidder.BidRecord, price bidder.Micros, now time.Time) *events.Record {
 	return &events.Record{Type: t, Time: now, BidID: rec.ID, Exchange: rec.Exchange, Campaign: rec.CampaignID,
-		Creative: rec.CreativeID, Price: price, BidTimeS: rec.TimeS, BidPrice: rec.Price}
+		Creative: rec.CreativeID, Price: price, BidTimeS: rec.TimeS, BidPrice: rec.Price, Deal: rec.Deal}
 }
 
 // peekBid finds the live bid a notice names, made for exchange exchangeID:

@@ -157,6 +157,7 @@ type Decision struct {
 	Slot     int // the creative's slot in the catalog (see Catalog.EachCreative)
 	BidID    BidID
 	Price    Micros
+	Deal     string // the deal the bid was made in ("": the open auction)
 	// Shed is set on a ReasonTimeout decision that was never made: the
 	// deadline had passed before it began (the request waited too long in
 	// queues), so nothing was looked at.
@@ -290,12 +291,17 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 				return Decision{Reason: ReasonTimeout}, never, stateErr
 			}
 			c := cat.campaigns[winner]
-			ci := creativeFor(c, req)
+			ci := creativeFor(c, req, cat.creativeBase[winner])
+			price := c.BidCPM
+			if req.FixedPrice > 0 { // a fixed-price deal: its price, which the campaign's bid clears
+				price = req.FixedPrice
+			}
 			return Decision{
 				Campaign: c,
 				Creative: &c.Creatives[ci],
 				Slot:     cat.creativeBase[winner] + ci,
-				Price:    c.BidCPM,
+				Price:    price,
+				Deal:     req.Deal,
 				deadline: deadline,
 				user:     user,
 			}, now, stateErr

@@ -27,12 +27,17 @@ const (
 	bitCats
 	bitHours
 	bitExchange
+	bitDeal     uint32 = 1 << 30 // the campaign lists the request's deal (not a restriction: a filter)
 	bitExcluded uint32 = 1 << 31
 )
 
+// sizeKey names one index: a banner size, or all the video or all the
+// native creatives (which fit an impression by rules of their own, not by
+// a size), secure or not.
 type sizeKey struct {
-	w, h   uint16
-	secure bool // only creatives marked secure
+	kind   CreativeKind
+	w, h   uint16 // banners only
+	secure bool   // only creatives marked secure
 }
 
 // sizeIndex holds the posting lists of the campaigns that have a creative of
@@ -54,6 +59,8 @@ type sizeIndex struct {
 type index struct {
 	sizes       map[sizeKey]*sizeIndex
 	required    []uint32 // attribute bits each campaign restricts
+	dealsOnly   []bool   // campaigns out of the open auction
+	deals       map[string][]uint32
 	flights     []flight
 	exclSites   map[string][]uint32
 	exclBundles map[string][]uint32
@@ -67,6 +74,8 @@ func buildIndex(cs []*Campaign) index {
 	ix := index{
 		sizes:       make(map[sizeKey]*sizeIndex),
 		required:    make([]uint32, len(cs)),
+		dealsOnly:   make([]bool, len(cs)),
+		deals:       make(map[string][]uint32),
 		flights:     make([]flight, len(cs)),
 		exclSites:   make(map[string][]uint32),
 		exclBundles: make(map[string][]uint32),
@@ -92,10 +101,17 @@ func buildIndex(cs []*Campaign) index {
 		req |= flagIf(len(t.Hours) > 0, bitHours)
 		req |= flagIf(len(t.Exchanges) > 0, bitExchange)
 		ix.required[i] = req
+		ix.dealsOnly[i] = c.DealsOnly
+		for _, d := range c.Deals {
+			ix.deals[d] = appendPosting(ix.deals[d], n) // deal ids are matched exactly, case included
+		}
 
 		keys = keys[:0]
 		for _, cr := range c.Creatives {
-			k := sizeKey{w: uint16(cr.W), h: uint16(cr.H)}
+			k := sizeKey{kind: cr.Kind}
+			if cr.Kind == Banner {
+				k.w, k.h = uint16(cr.W), uint16(cr.H)
+			}
 			keys = appendUnique(keys, k)
 			if cr.Secure {
 				k.secure = true

@@ -50,12 +50,22 @@ func (c *Catalog) prepare(req *Request, s *scratch) bool {
 		s.epoch = 1
 	}
 	s.lists = s.lists[:0]
-	if req.W < 1 || req.W > 0xffff || req.H < 1 || req.H > 0xffff {
-		return false
+	key := sizeKey{kind: req.Kind, secure: req.Secure}
+	if req.Kind == Banner {
+		if req.W < 1 || req.W > 0xffff || req.H < 1 || req.H > 0xffff {
+			return false
+		}
+		key.w, key.h = uint16(req.W), uint16(req.H)
 	}
-	si := c.idx.sizes[sizeKey{w: uint16(req.W), h: uint16(req.H), secure: req.Secure}]
+	si := c.idx.sizes[key]
 	if si == nil {
 		return false
+	}
+	var deal []uint32
+	if req.Deal != "" {
+		if deal = c.idx.deals[req.Deal]; len(deal) == 0 {
+			return false // no campaign trades in this deal
+		}
 	}
 	buf := &s.buf
 	s.add(si.z, 0)
@@ -82,7 +92,9 @@ func (c *Catalog) prepare(req *Request, s *scratch) bool {
 		s.add(si.hours[floorDiv(req.TimeMs, 3_600_000)%24], bitHours)
 	}
 	s.add(lookup(si.exchanges, req.Exchange, buf), bitExchange)
-	// Exclusions come last: they only mark campaigns already touched.
+	// The deal's list and the exclusions come last: they only mark
+	// campaigns already touched (the deal's list is of every size).
+	s.add(deal, bitDeal)
 	ix := &c.idx
 	s.add(lookup(ix.exclSites, req.Site, buf), bitExcluded)
 	s.add(lookup(ix.exclBundles, req.Bundle, buf), bitExcluded)
@@ -115,10 +127,10 @@ func (c *Catalog) matchBlock(req *Request, s *scratch, hi uint32) {
 	for i := range s.lists {
 		l := &s.lists[i]
 		pos := l.pos
-		if l.bit == bitExcluded {
+		if l.bit == bitExcluded || l.bit == bitDeal {
 			for ; pos < len(l.ids) && l.ids[pos] < hi; pos++ {
 				if n := l.ids[pos]; s.seen[n] == epoch {
-					s.mask[n] |= bitExcluded
+					s.mask[n] |= l.bit
 				}
 			}
 		} else {
@@ -137,18 +149,54 @@ func (c *Catalog) matchBlock(req *Request, s *scratch, hi uint32) {
 	ix := &c.idx
 	for _, n := range s.touched {
 		f := ix.flights[n]
-		if s.mask[n] == ix.required[n] && req.TimeMs >= f.start && req.TimeMs < f.end {
-			s.cands = append(s.cands, n)
+		mask := s.mask[n]
+		if req.Deal != "" { // in a deal: only the campaigns that list it
+			if mask&bitDeal == 0 {
+				continue
+			}
+			mask &^= bitDeal
+		} else if ix.dealsOnly[n] { // the open auction: not the campaigns that bid only in deals
+			continue
 		}
+		if mask != ix.required[n] || req.TimeMs < f.start || req.TimeMs >= f.end {
+			continue
+		}
+		if req.Deal != "" && req.DealADomains != "" && !c.campaigns[n].advertisesOneOf(req.DealADomains) {
+			continue // the deal is for other advertisers (wadomain)
+		}
+		if req.Chooser != nil && req.Chooser.Choose(c.campaigns[n], c.creativeBase[n]) < 0 {
+			continue // no creative of the campaign fits the video or native impression
+		}
+		s.cands = append(s.cands, n)
 	}
 }
 
-// creativeFor returns the index of the campaign's first creative, in file
-// order, of the request's size (and secure when the request demands it).
-func creativeFor(c *Campaign, req *Request) int {
+// advertisesOneOf reports whether one of the campaign's adomain is in the
+// comma list.
+func (c *Campaign) advertisesOneOf(list string) bool {
+	for rest := list; rest != ""; {
+		var d string
+		d, rest = nextItem(rest)
+		for _, a := range c.ADomain {
+			if equalFoldASCII(a, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// creativeFor returns the index of the campaign's creative that serves
+// the request: the one the request's Chooser picks (a video or native
+// impression), else its first banner, in file order, of the request's size
+// (and secure when the request demands it).
+func creativeFor(c *Campaign, req *Request, base int) int {
+	if req.Chooser != nil {
+		return req.Chooser.Choose(c, base)
+	}
 	for i := range c.Creatives {
 		cr := &c.Creatives[i]
-		if cr.W == req.W && cr.H == req.H && (cr.Secure || !req.Secure) {
+		if cr.Kind == Banner && cr.W == req.W && cr.H == req.H && (cr.Secure || !req.Secure) {
 			return i
 		}
 	}

@@ -19,8 +19,21 @@ type Request struct {
 	Region       string
 	City         string
 	UID          string
-	Exchange     string        // the id of the exchange asking (campaigns may target exchanges)
-	Deal         string        // the deal this decision is for ("": the open auction); see DealTerms
+	Exchange     string // the id of the exchange asking (campaigns may target exchanges)
+	// Kind is the kind of creative the impression takes: a banner of size
+	// W×H (the default), or a video or native ad, which Chooser picks.
+	Kind CreativeKind
+	// Chooser picks, for a video or native impression, the creative of a
+	// campaign that fits it (nil for a banner).
+	Chooser Chooser
+	// Deal is the deal this decision is for ("": the open auction): only
+	// the campaigns that list it bid, at their own price, or at FixedPrice
+	// when the deal fixes one (OpenRTB's at 3; Floor is then that price).
+	// DealADomains, a comma list, are the advertiser domains the deal is
+	// for (OpenRTB's wadomain; "": any).
+	Deal         string
+	FixedPrice   Micros
+	DealADomains string
 	Pricing      string        // the exchange's price rules (a fingerprint), kept with the bid for its win notice
 	TimeMs       int64         // request time, Unix ms: the server clock at arrival (see the transport for -trust-request-ts)
 	TMax         time.Duration // the exchange's time limit; 0 means the engine's default
@@ -40,6 +53,15 @@ type Request struct {
 	// frequency caps and the remaining budgets this decision sees, as if
 	// each had been won at its bid price.
 	Held []Held
+}
+
+// Chooser picks the creative of a campaign that fits a video or native
+// impression, or -1 when none does. base is the slot of the campaign's
+// first creative in its catalog (Catalog.EachCreative), for choosers that
+// keep per-creative data by slot. It is called from the decision, once per
+// candidate and once for the winner, and must not block.
+type Chooser interface {
+	Choose(c *Campaign, base int) int
 }
 
 // Held is one bid made earlier in the same request.

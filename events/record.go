@@ -31,12 +31,13 @@ const (
 	TypeThirdQuartile                 // video: three quarters played
 	TypeComplete                      // video: played to the end
 	TypeAudit                         // a change of the campaign set through the management API
+	TypeError                         // video: the player reported an error (VAST\'s <Error>; Reason holds its code)
 
 	numTypes
 )
 
 var typeNames = [numTypes]string{"", "bid", "win", "billing", "impression", "click", "nobid",
-	"start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "audit"}
+	"start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "audit", "error"}
 
 // String returns the type as records spell it.
 func (t Type) String() string {
@@ -148,6 +149,13 @@ func Append(dst []byte, r *Record) []byte {
 		dst = time.Unix(r.BidTimeS, 0).UTC().AppendFormat(dst, time.RFC3339)
 		dst = append(dst, `","bid_price_micros":`...)
 		dst = strconv.AppendInt(dst, int64(r.BidPrice), 10)
+		if r.Deal != "" {
+			dst = append(dst, `,"deal":`...)
+			dst = jsoncodec.AppendString(dst, r.Deal)
+		}
+	case TypeError:
+		dst = append(dst, `,"reason":`...)
+		dst = jsoncodec.AppendString(dst, r.Reason)
 	case TypeNoBid:
 		dst = append(dst, `,"protocol":"`...)
 		dst = append(dst, r.Protocol...)

@@ -855,6 +855,8 @@ type step struct {
 	want   int    // the status all must answer
 	reason string // the X-Nobid-Reason all must answer
 	dup    bool
+	cid    string // for a bid: the campaign all must bid for, when given
+	crid   string // for a bid: the creative all must bid with, when given
 }
 
 // TestParityWinSequences plays bid and win sequences against every server:
@@ -983,7 +985,101 @@ func playSteps(t *testing.T, p *contenders, steps []step) {
 		require.Equal(t, st.want, g.status, "%s: %s", st.name, g.body)
 		assert.Equal(t, st.reason, g.nobid, st.name)
 		assert.Equal(t, st.dup, g.duplicate == "1", st.name)
+		if st.cid != "" || st.crid != "" {
+			b := parseBid(t, "go", g).SeatBid[0].Bid[0] // the Java servers' are the same (mismatch)
+			assert.Equal(t, st.cid, b.CID, "%s: the campaign", st.name)
+			assert.Equal(t, st.crid, b.CrID, "%s: the creative", st.name)
+		}
 	}
+}
+
+// version3Campaigns are campaigns with contract version 3's fields:
+// campaigns that bid only in deals (open_auction false), with deals and in
+// the open auction, with only video or only native creatives, with banners
+// among video and native creatives, and ordinary banners.
+func version3Campaigns(t *testing.T) string {
+	campaign := func(id, bid, extra string, creatives ...string) string {
+		return `{"id":"` + id + `","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":` + bid +
+			`,` + extra + `"creatives":[` + strings.Join(creatives, ",") + `]}`
+	}
+	banner := func(id string, w, h int, fields ...string) string {
+		return fmt.Sprintf(`{"id":%q,"w":%d,"h":%d,"image_url":"https://a.example/%s.jpg","click_url":"https://a.example/"%s}`,
+			id, w, h, id, strings.Join(append([]string{""}, fields...), ","))
+	}
+	video := func(id string, w, h int, secure bool) string {
+		return fmt.Sprintf(`{"id":%q,"type":"video","w":%d,"h":%d,"secure":%t,"duration_s":30,"mime":"video/mp4",`+
+			`"media_url":"https://cdn.a.example/%s.mp4","bitrate_kbps":1500,"vast_version":"4.0","click_url":"https://a.example/v"}`,
+			id, w, h, secure, id)
+	}
+	native := func(id string) string {
+		return `{"id":"` + id + `","type":"native","title":"Run further","body":"Light shoes.","sponsored":"Acme","cta":"Shop",` +
+			`"image_url":"https://cdn.a.example/m.jpg","image_w":1200,"image_h":627,` +
+			`"icon_url":"https://cdn.a.example/i.png","icon_w":80,"icon_h":80,"click_url":"https://a.example/n"}`
+	}
+	path := filepath.Join(t.TempDir(), "campaigns-v3.json")
+	file := `{"campaigns":[` + strings.Join([]string{
+		// The top bidder at 300x250 trades only in deals: never on the form endpoint.
+		campaign("deal-only", "9", `"deals":["D-1","D-2"],"open_auction":false,`, banner("deal-only-300x250", 300, 250)),
+		campaign("open", "5", ``, banner("open-300x250", 300, 250), banner("open-728x90", 728, 90)),
+		campaign("deal-and-open", "7", `"deals":["D-1"],"open_auction":true,`, banner("deal-and-open-728x90", 728, 90)),
+		campaign("video-only", "10", ``, video("video-640x360", 640, 360, false), video("video-320x480", 320, 480, true)),
+		campaign("native-only", "10", ``, native("native-1")),
+		// Mixed: a video first in file order, and its banner of the same size.
+		campaign("mixed", "6", ``, video("mixed-video-300x600", 300, 600, true), native("mixed-native"),
+			banner("mixed-300x600", 300, 600), video("mixed-video-320x480", 320, 480, false)),
+		campaign("secure-video", "4", ``, video("sv-video-970x250", 970, 250, true), banner("sv-970x250", 970, 250)),
+		// Deal-only, alone at its size, with a zero budget: it would be the
+		// reason budget if it were in the open auction.
+		campaign("deal-only-zero", "8", `"deals":["D-3"],"open_auction":false,"daily_budget":0,`,
+			banner("deal-only-zero-468x60", 468, 60)),
+		// Deal-only and frequency-capped before an open campaign at its size.
+		campaign("deal-only-capped", "8", `"deals":["D-4"],"open_auction":false,"freq_cap":{"impressions":1,"period_s":3600},`,
+			banner("deal-only-capped-320x50", 320, 50)),
+		campaign("open-320x50", "1", ``, banner("open-320x50", 320, 50)),
+		campaign("explicit", "3", `"open_auction":true,"deals":[],`, banner("explicit-336x280", 336, 280, `"type":"banner"`)),
+		campaign("nulls", "2", `"open_auction":null,"deals":null,`,
+			banner("nulls-480x320", 480, 320, `"type":null`, `"mime":null`, `"title":null`, `"icon_w":null`)),
+	}, ",\n") + "\n]}"
+	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
+	return path
+}
+
+// TestParityVersion3Decisions: both servers load a campaigns file with
+// contract version 3's fields and decide alike on the form endpoint, which
+// serves banners only and no deals: a campaign that bids only in deals
+// never bids there and changes no no-bid reason, video and native creatives
+// never answer whatever their size, and a mixed campaign bids with its
+// banner.
+func TestParityVersion3Decisions(t *testing.T) {
+	p := startContenders(t, version3Campaigns(t), clockMode)
+	req := func(size string, more ...string) string {
+		return "id=req-1&imp_id=1&" + size + strings.Join(append([]string{""}, more...), "&")
+	}
+	playSteps(t, p, []step{
+		{name: "a deal-only campaign would win: the next one does", body: req("w=300&h=250"), want: 200,
+			cid: "open", crid: "open-300x250"},
+		{name: "a floor only the deal-only campaign clears", body: req("w=300&h=250", "floor=6"), want: 204, reason: "below_floor"},
+		{name: "a campaign in deals and the open auction", body: req("w=728&h=90"), want: 200,
+			cid: "deal-and-open", crid: "deal-and-open-728x90"},
+		{name: "only a video of the size", body: req("w=640&h=360"), want: 204, reason: "no_match"},
+		{name: "only videos of the size, secure", body: req("w=320&h=480", "secure=1"), want: 204, reason: "no_match"},
+		{name: "only videos of the size", body: req("w=320&h=480"), want: 204, reason: "no_match"},
+		{name: "a native's image size", body: req("w=1200&h=627"), want: 204, reason: "no_match"},
+		{name: "a native's icon size", body: req("w=80&h=80"), want: 204, reason: "no_match"},
+		{name: "mixed: its banner, not the video before it", body: req("w=300&h=600"), want: 200,
+			cid: "mixed", crid: "mixed-300x600"},
+		{name: "mixed: only the video is secure", body: req("w=300&h=600", "secure=1"), want: 204, reason: "no_match"},
+		{name: "a secure video does not make its banner secure", body: req("w=970&h=250", "secure=1"), want: 204, reason: "no_match"},
+		{name: "the banner beside a secure video", body: req("w=970&h=250"), want: 200, cid: "secure-video", crid: "sv-970x250"},
+		{name: "deal-only with a zero budget: no reason budget", body: req("w=468&h=60"), want: 204, reason: "no_match"},
+		{name: "deal-only, above a floor: no reason below_floor", body: req("w=468&h=60", "floor=100"), want: 204, reason: "no_match"},
+		{name: "deal-only and capped, no uid: the open campaign", body: req("w=320&h=50"), want: 200,
+			cid: "open-320x50", crid: "open-320x50"},
+		{name: "deal-only and capped, below it a floor", body: req("w=320&h=50", "floor=2"), want: 204, reason: "below_floor"},
+		{name: "open_auction true, deals empty, type banner", body: req("w=336&h=280"), want: 200,
+			cid: "explicit", crid: "explicit-336x280"},
+		{name: "nulls for the new fields", body: req("w=480&h=320"), want: 200, cid: "nulls", crid: "nulls-480x320"},
+	})
 }
 
 // TestParityRefusesBadCampaigns checks that the Java baseline, like the Go
@@ -1023,6 +1119,171 @@ func TestParityRefusesBadCampaigns(t *testing.T) {
 		assert.Contains(t, string(out), problem, "the Java baseline names the Go server's problem")
 	}
 	assert.NotContains(t, string(out), "listening on")
+}
+
+// javaRefuses runs the Java baseline on a campaigns file it must refuse and
+// returns its output and the problems it names (the lines after its
+// "N problem(s):").
+func javaRefuses(t *testing.T, path string) (string, []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "./run.sh", "-addr", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "-campaigns", path)
+	cmd.Env = append(os.Environ(), "JAVA_HEAP=64m")
+	out, err := cmd.CombinedOutput()
+	var exitErr *exec.ExitError
+	require.True(t, errors.As(err, &exitErr), "java-baseline must refuse to start: %v\n%s", err, out)
+	assert.NotEqual(t, 0, exitErr.ExitCode())
+	assert.NotContains(t, string(out), "listening on")
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(l, "  "); ok {
+			lines = append(lines, p)
+		}
+	}
+	return string(out), lines
+}
+
+// badVersion3Campaigns is a campaigns file that breaks each rule of contract
+// version 3's fields at least once (deals, open_auction, a creative's type,
+// the video and the native fields, another type's fields on each type), and
+// no other rule.
+func badVersion3Campaigns(t *testing.T) string {
+	campaign := func(id, extra string, creatives ...string) string {
+		return `{"id":"` + id + `","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":2,` +
+			extra + `"creatives":[` + strings.Join(creatives, ",") + `]}`
+	}
+	banner := `{"id":"b","w":300,"h":250,"image_url":"https://a.example/i","click_url":"https://a.example/"}`
+	cr := func(id string, fields ...string) string {
+		return `{"id":"` + id + `",` + strings.Join(fields, ",") + `}`
+	}
+	video := func(id string, fields ...string) string {
+		return cr(id, append([]string{`"type":"video"`, `"click_url":"https://a.example/v"`}, fields...)...)
+	}
+	native := func(id string, fields ...string) string {
+		return cr(id, append([]string{`"type":"native"`, `"click_url":"https://a.example/n"`}, fields...)...)
+	}
+	with := func(base []string, more ...string) []string { return append(append([]string{}, base...), more...) }
+	videoOK := []string{`"w":640`, `"h":360`, `"duration_s":30`, `"media_url":"https://cdn.a.example/30s.mp4"`, `"bitrate_kbps":1500`}
+	mime := func(id, m string) string { return video(id, with(videoOK, `"mime":"`+m+`"`)...) }
+	nativeOK := []string{`"title":"Run further"`, `"sponsored":"Acme"`, `"image_url":"https://cdn.a.example/m.jpg"`,
+		`"image_w":1200`, `"image_h":627`}
+	tooMany := make([]string, 257)
+	for i := range tooMany {
+		tooMany[i] = fmt.Sprintf(`"D-%d"`, i)
+	}
+	path := filepath.Join(t.TempDir(), "bad-v3.json")
+	file := `{"campaigns":[` + strings.Join([]string{
+		campaign("no-deal", `"open_auction":false,`, banner),
+		campaign("empty-deals", `"deals":[],"open_auction":false,`, banner),
+		campaign("deals", `"deals":["","D 1","D-1","D-1","`+strings.Repeat("d", 65)+`","Dé",null,"`+strings.Repeat("d", 64)+`"],`, banner),
+		campaign("too-many-deals", `"deals":[`+strings.Join(tooMany, ",")+`],"open_auction":false,`, banner),
+		campaign("types", ``,
+			cr("audio", `"type":"audio"`, `"click_url":"ftp://not.checked/"`, `"w":0`), // an unknown type: nothing else checked
+			cr("upper", `"type":"Video"`, `"click_url":"https://a.example/"`),
+			cr("empty", `"type":""`, `"w":300`, `"h":250`, `"click_url":"https://a.example/"`), // "": a banner
+			cr("null", `"type":null`, `"w":300`, `"h":250`, `"image_url":"https://a.example/i"`, `"click_url":"https://a.example/"`)),
+		campaign("video-required", ``, video("v")),
+		campaign("video-bounds", ``,
+			video("v1", `"w":0`, `"h":10001`, `"duration_s":3601`, `"mime":"video"`, `"media_url":"ftp://cdn.a.example/a.mp4"`,
+				`"bitrate_kbps":0`, `"vast_version":"3.1"`),
+			video("v2", `"w":"640"`, `"h":360.5`, `"duration_s":0`, `"mime":""`, `"media_url":"/30s.mp4"`,
+				`"bitrate_kbps":100001`, `"vast_version":""`),
+			video("v3", with(videoOK, `"mime":"video/mp4"`, `"vast_version":"2.0"`)...),
+			video("v4", with(videoOK, `"mime":"video/mp4"`, `"vast_version":null`, `"image_url":null`)...)),
+		campaign("video-mimes", ``,
+			mime("m1", "video/"), mime("m2", "/mp4"), mime("m3", "video/mp 4"), mime("m4", "video/mp4/x"), mime("m5", "vidéo/mp4"),
+			mime("m6", "video/"+strings.Repeat("x", 128)), mime("m7", "application/vnd.apple.mpegurl"),
+			mime("m8", "Video/X-FLV+a!#$&-^_."), mime("m9", "video/mp4; codecs=avc1")),
+		campaign("video-secure", ``,
+			cr("v", `"type":"video"`, `"secure":true`, `"click_url":"http://a.example/v"`, `"w":640`, `"h":360`, `"duration_s":30`,
+				`"mime":"video/mp4"`, `"media_url":"http://cdn.a.example/30s.mp4"`, `"bitrate_kbps":1500`)),
+		campaign("video-others", ``,
+			video("v", with(videoOK, `"mime":"video/mp4"`, `"image_url":"https://a.example/i.png"`, `"title":"t"`, `"body":""`,
+				`"sponsored":"s"`, `"cta":"c"`, `"image_w":1`, `"image_h":1`, `"icon_url":"https://a.example/i"`, `"icon_w":1`,
+				`"icon_h":1`)...)),
+		campaign("native-required", ``, native("n")),
+		campaign("native-texts", ``, // byte counts: 中 is 3 bytes, é 2
+			native("n1", with(nativeOK[2:], `"title":"`+strings.Repeat("t", 141)+`"`, `"body":"`+strings.Repeat("b", 501)+`"`,
+				`"sponsored":""`, `"cta":"`+strings.Repeat("c", 33)+`"`)...),
+			native("n2", with(nativeOK[2:], `"title":"`+strings.Repeat("中", 47)+`"`, `"sponsored":"`+strings.Repeat("é", 33)+`"`,
+				`"cta":"`+strings.Repeat("é", 17)+`"`)...),
+			native("n3", with(nativeOK[2:], `"title":"`+strings.Repeat("中", 46)+`"`, `"body":""`,
+				`"sponsored":"`+strings.Repeat("é", 32)+`"`, `"cta":"`+strings.Repeat("é", 16)+`"`)...)),
+		campaign("native-images", ``,
+			native("n1", with(nativeOK[:2], `"image_url":"cdn.a.example/m.jpg"`, `"image_w":0`, `"image_h":10001`)...),
+			native("n2", with(nativeOK, `"icon_w":80`, `"icon_h":80`)...),
+			native("n3", with(nativeOK, `"icon_url":"https://a.example/icon.png"`)...),
+			native("n4", with(nativeOK, `"icon_url":""`, `"icon_w":0`, `"icon_h":"80"`)...),
+			cr("n5", `"type":"native"`, `"secure":true`, `"click_url":"https://a.example/n"`, nativeOK[0], nativeOK[1],
+				`"image_url":"http://cdn.a.example/m.jpg"`, nativeOK[3], nativeOK[4], `"icon_url":"http://a.example/i"`,
+				`"icon_w":80`, `"icon_h":80`)),
+		campaign("native-others", ``,
+			native("n", with(nativeOK, `"w":300`, `"h":250`, `"duration_s":30`, `"mime":"video/mp4"`,
+				`"media_url":"https://a.example/a.mp4"`, `"bitrate_kbps":1500`, `"vast_version":"4.2"`)...)),
+		campaign("banner-others", ``,
+			cr("b1", `"type":"banner"`, `"w":300`, `"h":250`, `"click_url":"https://a.example/"`),
+			cr("b2", `"w":300`, `"h":250`, `"image_url":"https://a.example/i"`, `"click_url":"https://a.example/"`,
+				`"duration_s":30`, `"mime":"video/mp4"`, `"media_url":"https://a.example/a.mp4"`, `"bitrate_kbps":1`,
+				`"vast_version":"4.2"`, `"title":"t"`, `"body":"b"`, `"sponsored":"s"`, `"cta":"c"`, `"image_w":1`,
+				`"image_h":1`, `"icon_url":"https://a.example/i"`, `"icon_w":1`, `"icon_h":1`)),
+	}, ",\n") + "\n]}"
+	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
+	return path
+}
+
+// TestParityRefusesBadVersion3Campaigns: the Java baseline, like the Go
+// server, refuses a campaigns file that uses version 3's fields wrongly,
+// naming each problem with the Go server's words, in its order. A value of
+// the wrong JSON type (open_auction "no") is refused by both too, but in
+// each one's own words, as for every field of the campaigns file:
+// encoding/json's there, Jackson's here.
+func TestParityRefusesBadVersion3Campaigns(t *testing.T) {
+	requireJava(t)
+	t.Run("rules", func(t *testing.T) {
+		path := badVersion3Campaigns(t)
+		_, goErr := bidder.LoadCatalogFile(path, nil, 0)
+		var ce *problems.Error
+		require.True(t, errors.As(goErr, &ce), "%v", goErr)
+		all := strings.Join(ce.Problems, "\n")
+		for _, rule := range []string{"open_auction: false needs at least one deal in deals",
+			"deals[0]: must be 1–64 printable ASCII characters", `duplicate deal "D-1"`, "deals: at most 256 deals",
+			`type: must be "banner", "video" or "native"`, "duration_s: must be an integer 1–3600",
+			"bitrate_kbps: must be an integer 1–100000", "mime: must be a media type such as video/mp4",
+			"media_url: must be https on a secure creative", "media_url: must be an absolute http or https URL",
+			`vast_version: must be "2.0", "3.0", "4.0", "4.1" or "4.2"`, "image_url: only on banner and native creatives",
+			"title: only on native creatives", "mime: only on video creatives", "w: only on banner and video creatives",
+			"icon_w: only with icon_url", "icon_w: required", "image_w: required", "title: must be 1–140 bytes",
+			"body: must be 0–500 bytes", "sponsored: must be 1–64 bytes", "cta: must be 0–32 bytes"} {
+			assert.Contains(t, all, rule, "the file breaks this rule")
+		}
+		out, lines := javaRefuses(t, path)
+		for _, problem := range ce.Problems {
+			assert.Contains(t, out, problem, "the Java baseline names the Go server's problem")
+		}
+		assert.Equal(t, ce.Problems, lines, "the same problems, in the same order")
+	})
+	t.Run("wrong JSON types", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "types.json")
+		banner := `"creatives":[{"id":"b","w":300,"h":250,"image_url":"https://a.example/i","click_url":"https://a.example/"}]`
+		c := func(id, extra string) string {
+			return `{"id":"` + id + `","advertiser":"A","adomain":["a.example"],"cat":["IAB1"],"status":"active","bid_cpm":2,` +
+				extra + `,` + banner + `}`
+		}
+		require.NoError(t, os.WriteFile(path, []byte(`{"campaigns":[`+c("oa", `"open_auction":"no"`)+`,`+
+			c("deals", `"deals":"D-1"`)+`]}`), 0o644))
+		_, goErr := bidder.LoadCatalogFile(path, nil, 0)
+		var ce *problems.Error
+		require.True(t, errors.As(goErr, &ce), "%v", goErr)
+		_, lines := javaRefuses(t, path)
+		require.Len(t, ce.Problems, 2, "%q", ce.Problems)
+		require.Len(t, lines, 2, "%q", lines)
+		for i, field := range []string{"open_auction", "deals"} {
+			assert.Contains(t, ce.Problems[i], "json: cannot unmarshal")
+			assert.Contains(t, ce.Problems[i], "."+field+" of type")
+			assert.Contains(t, lines[i], ": "+field+": ", "Jackson's words, the field named")
+		}
+	})
 }
 
 // TestParityExchanges plays section 7 against every server on one

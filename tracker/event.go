@@ -13,11 +13,12 @@ const (
 	Midpoint                       // video: half played
 	ThirdQuartile                  // video: three quarters played
 	Complete                       // video: played to the end
+	Error                          // video: the player could not play the ad (VAST's <Error>)
 
 	numEvents
 )
 
-var eventNames = [numEvents]string{"", "impression", "click", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"}
+var eventNames = [numEvents]string{"", "impression", "click", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "error"}
 
 // String returns the event's name, as the event log's type and VAST's
 // tracking event spell it.
@@ -49,3 +50,7 @@ func Events() []Event {
 
 // VideoEvents lists the video progress events, in playing order.
 func VideoEvents() []Event { return []Event{Start, FirstQuartile, Midpoint, ThirdQuartile, Complete} }
+
+// Video reports whether e is reported on the video path (/dsp/video): the
+// progress events and the error.
+func (e Event) Video() bool { return e >= Start && e < numEvents }

@@ -142,7 +142,8 @@ func (a *handlers) reload(w http.ResponseWriter, r *http.Request) {
 }
 
 // stats serves GET /admin/stats?campaign=ID&day=YYYY-MM-DD&exchange=X
-// (day defaults to today, UTC; without exchange, the counters of all).
+// (day defaults to today, UTC; without exchange, the counters of all), or
+// &deal=D for the campaign's counters in one deal.
 func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -166,7 +167,21 @@ func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
 		nethttp.WriteError(w, http.StatusBadRequest, api.CodeInvalidField, "exchange", "exchange must name an exchange")
 		return
 	}
-	st, found, err := a.core.Stats(r.Context(), id, ex, day)
+	deal := q.Get("deal")
+	_, hasDeal := q["deal"]
+	switch {
+	case hasDeal && deal == "":
+		nethttp.WriteError(w, http.StatusBadRequest, api.CodeInvalidField, "deal", "deal must name a deal")
+		return
+	case hasDeal && ex != "":
+		nethttp.WriteError(w, http.StatusBadRequest, api.CodeInvalidField, "deal", "deal and exchange are counted apart: ask for one of them")
+		return
+	}
+	label := ex
+	if hasDeal {
+		label = bidder.DealLabel(deal)
+	}
+	st, found, err := a.core.Stats(r.Context(), id, label, day)
 	if err != nil {
 		nethttp.WriteError(w, http.StatusServiceUnavailable, errStateUnreadable, "", "counters could not be read")
 		return
@@ -183,7 +198,12 @@ func (a *handlers) stats(w http.ResponseWriter, r *http.Request) {
 		jw.RawString(`,"exchange":`)
 		jw.String(ex)
 	}
-	jw.RawString(`,"day":"` + day.String() + `","bids":` + strconv.FormatInt(st.Bids, 10) +
+	jw.RawString(`,"day":"` + day.String() + `"`)
+	if hasDeal {
+		jw.RawString(`,"deal":`)
+		jw.String(deal)
+	}
+	jw.RawString(`,"bids":` + strconv.FormatInt(st.Bids, 10) +
 		`,"wins":` + strconv.FormatInt(st.Wins, 10) +
 		`,"spend_micros":` + strconv.FormatInt(int64(st.Spend), 10) + `}`)
 	nethttp.WriteJSON(w, http.StatusOK, jw.Bytes())

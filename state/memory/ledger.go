@@ -48,6 +48,7 @@ const (
 type Ledger struct {
 	hashKey   bidder.HashKey
 	campaigns *interner[string]
+	deals     dealLabels
 	clock     func() time.Time
 	dayTTL    int64 // seconds
 	days      [memShards]shard[dayKey, *dayCounters]
@@ -133,6 +134,7 @@ func NewLedger(cfg LedgerConfig) *Ledger {
 	}
 	l := &Ledger{hashKey: cfg.HashKey, campaigns: newInterner[string](), clock: cfg.Clock,
 		dayTTL: int64(cfg.DayTTL / time.Second)}
+	l.deals.init(l.campaigns)
 	l.campaigns.id("") // allExchanges: ids and exchanges share the interner
 	for i := range l.days {
 		l.days[i] = shard[dayKey, *dayCounters]{m: make(map[dayKey]*dayCounters), max: max(1, cfg.MaxDayCounters/memShards)}
@@ -304,7 +306,7 @@ func (l *Ledger) dayKeys(campaign, exchange, deal string, day bidder.Day) ([3]da
 	}
 	if deal != "" {
 		keys[n] = all
-		keys[n].exchange = l.campaigns.id(bidder.DealLabel(deal))
+		keys[n].exchange = l.deals.id(deal)
 		n++
 	}
 	return keys, n

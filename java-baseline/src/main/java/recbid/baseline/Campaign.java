@@ -22,7 +22,9 @@ record Campaign(
         long freqPeriodS,
         Targeting targeting,
         List<Creative> creatives,
-        BigDecimal price) {
+        BigDecimal price,
+        List<String> deals, // deal ids (contract version 3); the form protocol has none
+        boolean dealsOnly) { // open_auction false: bids only in its deals, so never on the form endpoint
 
     /** dailyBudget of a campaign without one (the file's daily_budget absent or null). */
     static final long NO_DAILY_LIMIT = -1;
@@ -49,10 +51,14 @@ record Campaign(
         return Math.floorDiv(ms, 86_400_000L);
     }
 
-    /** The first creative in file order of the request's size (secure when the request demands it), or null. */
+    /**
+     * The first banner in file order of the request's size (secure when the
+     * request demands it), or null. Video and native creatives never serve
+     * the form protocol, whatever their size.
+     */
     Creative creativeFor(int w, int h, boolean secure) {
         for (Creative cr : creatives) {
-            if (cr.w() == w && cr.h() == h && (cr.secure() || !secure)) {
+            if (cr.kind() == Kind.BANNER && cr.w() == w && cr.h() == h && (cr.secure() || !secure)) {
                 return cr;
             }
         }
@@ -74,6 +80,15 @@ record Campaign(
             List<Integer> hours,
             List<String> exchanges) {} // exchange ids
 
-    /** One ad of a campaign; adm is the HTML markup the bid carries, built once at load. */
-    record Creative(String id, int w, int h, boolean secure, String imageUrl, String clickUrl, String adm) {}
+    /** What a creative is (contract version 3): a banner (the default), a video or a native ad. */
+    enum Kind { BANNER, VIDEO, NATIVE }
+
+    /**
+     * One ad of a campaign; adm is the HTML markup a banner's bid carries,
+     * built once at load (null for a video or native ad, which the form
+     * protocol never serves). w and h are a banner's or a video's size; a
+     * native ad has none. The other fields of a video or native ad are
+     * validated at load and not kept: nothing here serves them.
+     */
+    record Creative(String id, Kind kind, int w, int h, boolean secure, String imageUrl, String clickUrl, String adm) {}
 }

@@ -35,6 +35,15 @@ final class CampaignsFile {
     private static final int MAX_CREATIVES = 1000;
     private static final int MAX_LIST_LEN = 10_000;
     private static final int MAX_LIST_STRING = 256;
+    // Contract version 3: deals and the texts and numbers of video and native creatives.
+    private static final int MAX_DEALS = 256;
+    private static final int MAX_TITLE = 140;
+    private static final int MAX_BODY = 500;
+    private static final int MAX_SPONSORED = 64;
+    private static final int MAX_CTA = 32;
+    private static final int MAX_DURATION_S = 3600;
+    private static final int MAX_BITRATE_KBPS = 100_000;
+    private static final List<String> VAST_VERSIONS = List.of("2.0", "3.0", "4.0", "4.1", "4.2");
 
     /**
      * Reads, validates and returns the campaigns of the file at path, whose
@@ -159,6 +168,9 @@ final class CampaignsFile {
         public String pacing;
         public FileTargeting targeting;
         public List<FileCreative> creatives;
+        public List<String> deals;
+        @JsonProperty("open_auction")
+        public Boolean openAuction; // null: absent or null, the default true
     }
 
     static final class FileFreqCap {
@@ -184,8 +196,13 @@ final class CampaignsFile {
         public List<String> exchanges;
     }
 
+    /**
+     * A creative of any type. A string field that is null was absent (or
+     * null), as Go's *string; a RawNumber that is null was absent (or null).
+     */
     static final class FileCreative {
         public String id;
+        public String type; // banner (null or ""), video or native
         public RawNumber w;
         public RawNumber h;
         public boolean secure;
@@ -193,6 +210,76 @@ final class CampaignsFile {
         public String imageUrl;
         @JsonProperty("click_url")
         public String clickUrl;
+
+        // video
+        @JsonProperty("duration_s")
+        public RawNumber durationS;
+        public String mime;
+        @JsonProperty("media_url")
+        public String mediaUrl;
+        @JsonProperty("bitrate_kbps")
+        public RawNumber bitrateKbps;
+        @JsonProperty("vast_version")
+        public String vastVersion;
+
+        // native
+        public String title;
+        public String body;
+        public String sponsored;
+        public String cta;
+        @JsonProperty("image_w")
+        public RawNumber imageW;
+        @JsonProperty("image_h")
+        public RawNumber imageH;
+        @JsonProperty("icon_url")
+        public String iconUrl;
+        @JsonProperty("icon_w")
+        public RawNumber iconW;
+        @JsonProperty("icon_h")
+        public RawNumber iconH;
+
+        /** The video fields this creative has, in the Go server's order (for problems on another type). */
+        List<String> videoFields() {
+            List<String> out = new ArrayList<>();
+            addIf(out, "duration_s", durationS != null);
+            addIf(out, "mime", mime != null);
+            addIf(out, "media_url", mediaUrl != null);
+            addIf(out, "bitrate_kbps", bitrateKbps != null);
+            addIf(out, "vast_version", vastVersion != null);
+            return out;
+        }
+
+        /** The native fields this creative has, in the Go server's order. */
+        List<String> nativeFields() {
+            List<String> out = new ArrayList<>();
+            addIf(out, "title", title != null);
+            addIf(out, "body", body != null);
+            addIf(out, "sponsored", sponsored != null);
+            addIf(out, "cta", cta != null);
+            addIf(out, "image_w", imageW != null);
+            addIf(out, "image_h", imageH != null);
+            addIf(out, "icon_url", iconUrl != null);
+            addIf(out, "icon_w", iconW != null);
+            addIf(out, "icon_h", iconH != null);
+            return out;
+        }
+
+        private static void addIf(List<String> out, String name, boolean set) {
+            if (set) {
+                out.add(name);
+            }
+        }
+    }
+
+    /** The characters of a media type's name (RFC 6838 section 4.2), as the Go server reads them. */
+    static boolean isMediaToken(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!Ascii.isAlnum(c) && "!#$&-^_.+".indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return s.length() <= 127;
     }
 
     /**
@@ -369,6 +456,73 @@ final class CampaignsFile {
             return out;
         }
 
+        /** Names each field of another type's creatives: "only on KIND creatives". */
+        void only(String p, String kind, List<String> fields) {
+            for (String name : fields) {
+                add(p + name, "only on " + kind + " creatives");
+            }
+        }
+
+        /** Names a number field that must not be there. */
+        void absent(String field, RawNumber raw, String msg) {
+            if (raw != null) {
+                add(field, msg);
+            }
+        }
+
+        /** A text of lo–hi UTF-8 bytes (lo 0: it may be absent or empty); "" when absent. */
+        String text(String field, String s, int lo, int hi) {
+            if (s == null) {
+                if (lo > 0) {
+                    add(field, "required");
+                }
+                return "";
+            }
+            int n = Ascii.utf8Length(s);
+            if (n < lo || n > hi) {
+                add(field, "must be " + lo + "–" + hi + " bytes");
+            }
+            return s;
+        }
+
+        /** A media type: type/subtype, each made of RFC 6838's name characters. */
+        void mediaType(String field, String s) {
+            if (s == null || s.isEmpty()) {
+                add(field, "required");
+                return;
+            }
+            int slash = s.indexOf('/');
+            if (slash <= 0 || slash == s.length() - 1 || !isMediaToken(s.substring(0, slash))
+                    || !isMediaToken(s.substring(slash + 1))) {
+                add(field, "must be a media type such as video/mp4");
+            }
+        }
+
+        /** A campaign's deal ids: 1–64 printable ASCII each, unique, at most 256. */
+        List<String> deals(List<String> list) {
+            if (list == null) {
+                return List.of();
+            }
+            if (list.size() > MAX_DEALS) {
+                add("deals", "at most " + MAX_DEALS + " deals");
+                return List.of();
+            }
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < list.size(); i++) {
+                String d = list.get(i) == null ? "" : list.get(i); // a null entry is Go's ""
+                String f = "deals[" + i + "]";
+                if (d.isEmpty() || d.length() > 64 || !Ascii.isPrintable(d)) {
+                    add(f, "must be 1–64 printable ASCII characters");
+                } else if (seen.contains(d)) {
+                    add(f, "duplicate deal " + Ascii.quote(d));
+                }
+                seen.add(d);
+            }
+            List<String> out = new ArrayList<>(list.size());
+            list.forEach(d -> out.add(d == null ? "" : d));
+            return List.copyOf(out);
+        }
+
         /** An absolute http or https URL; https only on a secure creative. */
         void url(String field, String s, boolean secure) {
             if (s == null || s.isEmpty()) {
@@ -486,14 +640,15 @@ final class CampaignsFile {
                 v.add(p + "id", "duplicate creative id " + Ascii.quote(crid));
             }
             ids.add(crid);
-            int w = (int) v.integer(p + "w", fcr.w, 1, 10000);
-            int h = (int) v.integer(p + "h", fcr.h, 1, 10000);
-            v.url(p + "image_url", fcr.imageUrl, fcr.secure);
-            v.url(p + "click_url", fcr.clickUrl, fcr.secure);
-            if (v.list.isEmpty()) {
-                creatives.add(new Campaign.Creative(crid, w, h, fcr.secure, fcr.imageUrl, fcr.clickUrl,
-                        adm(fcr.clickUrl, fcr.imageUrl, w, h, advertiser)));
+            Campaign.Creative cr = creative(v, p, crid, fcr, advertiser);
+            if (cr != null) {
+                creatives.add(cr);
             }
+        }
+        List<String> deals = v.deals(fc.deals);
+        boolean dealsOnly = fc.openAuction != null && !fc.openAuction;
+        if (dealsOnly && (fc.deals == null || fc.deals.isEmpty())) {
+            v.add("open_auction", "false needs at least one deal in deals");
         }
         if (!v.list.isEmpty()) {
             return null;
@@ -501,7 +656,80 @@ final class CampaignsFile {
         return new Campaign(id, advertiser, adomain, cat, active, bidCpm, dailyBudget,
                 start == null ? Long.MIN_VALUE : start.ceilMillis(),
                 end == null ? Long.MAX_VALUE : end.ceilMillis(),
-                impressions, periodS, targeting, List.copyOf(creatives), Micros.toDecimal(bidCpm));
+                impressions, periodS, targeting, List.copyOf(creatives), Micros.toDecimal(bidCpm),
+                deals, dealsOnly);
+    }
+
+    /**
+     * Checks one creative by the rules of its type (banner, video or
+     * native), in the Go server's order (bidder/validatecreative.go), naming
+     * every problem, a field of another type included. Returns the creative,
+     * or null when its type is unknown.
+     */
+    private static Campaign.Creative creative(Problems v, String p, String crid, FileCreative f, String advertiser) {
+        Campaign.Kind kind;
+        switch (f.type == null ? "" : f.type) {
+            case "", "banner" -> kind = Campaign.Kind.BANNER;
+            case "video" -> kind = Campaign.Kind.VIDEO;
+            case "native" -> kind = Campaign.Kind.NATIVE;
+            default -> {
+                v.add(p + "type", "must be \"banner\", \"video\" or \"native\"");
+                return null;
+            }
+        }
+        v.url(p + "click_url", f.clickUrl, f.secure);
+        int w = 0;
+        int h = 0;
+        switch (kind) {
+            case BANNER -> {
+                w = (int) v.integer(p + "w", f.w, 1, 10000);
+                h = (int) v.integer(p + "h", f.h, 1, 10000);
+                v.url(p + "image_url", f.imageUrl, f.secure);
+                v.only(p, "video", f.videoFields());
+                v.only(p, "native", f.nativeFields());
+            }
+            case VIDEO -> {
+                w = (int) v.integer(p + "w", f.w, 1, 10000);
+                h = (int) v.integer(p + "h", f.h, 1, 10000);
+                v.integer(p + "duration_s", f.durationS, 1, MAX_DURATION_S);
+                v.mediaType(p + "mime", f.mime);
+                v.url(p + "media_url", f.mediaUrl, f.secure);
+                v.integer(p + "bitrate_kbps", f.bitrateKbps, 1, MAX_BITRATE_KBPS);
+                if (f.vastVersion != null && !VAST_VERSIONS.contains(f.vastVersion)) { // absent: 4.2
+                    v.add(p + "vast_version", "must be \"2.0\", \"3.0\", \"4.0\", \"4.1\" or \"4.2\"");
+                }
+                if (f.imageUrl != null) {
+                    v.add(p + "image_url", "only on banner and native creatives");
+                }
+                v.only(p, "native", f.nativeFields());
+            }
+            case NATIVE -> {
+                v.text(p + "title", f.title, 1, MAX_TITLE);
+                v.text(p + "body", f.body, 0, MAX_BODY);
+                v.text(p + "sponsored", f.sponsored, 1, MAX_SPONSORED);
+                v.text(p + "cta", f.cta, 0, MAX_CTA);
+                v.url(p + "image_url", f.imageUrl, f.secure);
+                v.integer(p + "image_w", f.imageW, 1, 10000);
+                v.integer(p + "image_h", f.imageH, 1, 10000);
+                if (f.iconUrl != null) {
+                    v.url(p + "icon_url", f.iconUrl, f.secure);
+                    v.integer(p + "icon_w", f.iconW, 1, 10000);
+                    v.integer(p + "icon_h", f.iconH, 1, 10000);
+                } else {
+                    v.absent(p + "icon_w", f.iconW, "only with icon_url");
+                    v.absent(p + "icon_h", f.iconH, "only with icon_url");
+                }
+                v.absent(p + "w", f.w, "only on banner and video creatives");
+                v.absent(p + "h", f.h, "only on banner and video creatives");
+                v.only(p, "video", f.videoFields());
+            }
+        }
+        if (!v.list.isEmpty()) {
+            return null; // the campaign is refused: no creative is kept
+        }
+        // Only a banner serves the form protocol: only a banner has markup.
+        String adm = kind == Campaign.Kind.BANNER ? adm(f.clickUrl, f.imageUrl, w, h, advertiser) : null;
+        return new Campaign.Creative(crid, kind, w, h, f.secure, f.imageUrl, f.clickUrl, adm);
     }
 
     /** The creative's markup, exactly as the contract spells it. */

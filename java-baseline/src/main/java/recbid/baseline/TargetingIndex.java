@@ -20,6 +20,13 @@ import java.util.Map;
  * exclude_sites/exclude_bundles, the request's bcat/badv) named it.
  * Campaigns that restrict nothing but the size sit in a "z" list.
  *
+ * <p>Only banners are indexed, by size: the form protocol serves banners
+ * only (contract version 3). A campaign with only video or native creatives
+ * is in no size's lists, and a campaign with open_auction false (deals only)
+ * in none at all. The Go server indexes video and native creatives under
+ * keys of their own kind, which a form request never looks up, and drops
+ * deal-only campaigns from every open-auction match: the same decisions.
+ *
  * <p>Keys are lowered ASCII over the UTF-8 bytes of the values (see {@link
  * Ascii}), so lookups are the byte-wise, ASCII case-insensitive comparisons of
  * the contract.
@@ -143,7 +150,12 @@ final class TargetingIndex {
             Campaign c = cs.get(i);
             flightStart[i] = c.startMs();
             flightEnd[i] = c.endMs();
-            if (!c.active()) {
+            // A campaign that bids only in its deals (open_auction false)
+            // never bids on the form protocol, which has no deals: it is
+            // left out of the index, as the Go server leaves it out of every
+            // open-auction decision before the floor and the caps, so it
+            // changes no no-bid reason.
+            if (!c.active() || c.dealsOnly()) {
                 continue;
             }
             Campaign.Targeting t = c.targeting();
@@ -161,6 +173,9 @@ final class TargetingIndex {
 
             keys.clear();
             for (Campaign.Creative cr : c.creatives()) {
+                if (cr.kind() != Campaign.Kind.BANNER) {
+                    continue; // video and native ads never serve the form protocol, whatever their size
+                }
                 SizeKey k = new SizeKey(cr.w(), cr.h(), false);
                 if (!keys.contains(k)) {
                     keys.add(k);
