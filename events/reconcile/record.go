@@ -28,6 +28,7 @@ type Record struct {
 	Price   bidder.Micros
 	BidTime time.Time // win and billing: "bid_time", the bid's request time
 	Test    bool      // bid: a test bid, which books nothing
+	Deal    string    // bid, win and billing: the deal the bid was made in ("": the open auction)
 }
 
 // ErrRecord is the cause of every record that cannot be read.
@@ -68,7 +69,8 @@ func ParseRecord(line []byte) (Record, error) {
 	for _, f := range []struct {
 		key string
 		dst *string
-	}{{"instance", &r.Instance}, {"exchange", &r.Exchange}, {"campaign", &r.Campaign}, {"creative", &r.Creative}} {
+	}{{"instance", &r.Instance}, {"exchange", &r.Exchange}, {"campaign", &r.Campaign}, {"creative", &r.Creative},
+		{"deal", &r.Deal}} {
 		if *f.dst, err = str(v, f.key, false); err != nil {
 			return r, err
 		}

@@ -101,6 +101,9 @@ func (s *Summer) Add(r *Record) {
 	if r.Exchange != "" {
 		s.count(Key{Campaign: r.Campaign, Exchange: r.Exchange}, r)
 	}
+	if r.Deal != "" { // the books count a deal's bids and wins under its label too
+		s.count(Key{Campaign: r.Campaign, Exchange: bidder.DealLabel(r.Deal)}, r)
+	}
 }
 
 func (s *Summer) count(k Key, r *Record) {

@@ -7,10 +7,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/events/reconcile"
 )
@@ -165,4 +167,20 @@ func TestReadDirsWhileSegmentsMove(t *testing.T) {
 		assert.Equal(t, r.Type, got[i].Type, i)
 		assert.Equal(t, r.BidID, got[i].BidID, i)
 	}
+}
+
+// TestSumsOfDeals: a deal's bids and wins are counted under its label too,
+// as the books count them (bidder.DealLabel).
+func TestSumsOfDeals(t *testing.T) {
+	at := time.Date(2026, 11, 4, 9, 0, 0, 0, time.UTC)
+	bid := events.Record{Type: events.TypeBid, Time: at, BidID: bidder.BidID{1}, Exchange: "adx", Campaign: "c-1", Creative: "cr",
+		Price: 2_000_000, Deal: "D-1"}
+	win := events.Record{Type: events.TypeWin, Time: at, BidID: bidder.BidID{1}, Exchange: "adx", Campaign: "c-1", Creative: "cr",
+		Price: 1_500_000, BidTimeS: at.Unix(), BidPrice: 2_000_000, Deal: "D-1"}
+	s := reconcile.NewSummer(bidder.DayOfTime(at))
+	require.NoError(t, s.AddLine(events.Append(nil, &bid)))
+	require.NoError(t, s.AddLine(events.Append(nil, &win)))
+	want := reconcile.Counts{Bids: 1, Wins: 1, Spend: 1_500_000}
+	assert.Equal(t, want, s.Sums().Counts[reconcile.Key{Campaign: "c-1", Exchange: bidder.DealLabel("D-1")}])
+	assert.Equal(t, want, s.Sums().Counts[reconcile.Key{Campaign: "c-1"}])
 }
