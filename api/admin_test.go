@@ -116,7 +116,7 @@ func TestMetricsAndPprof(t *testing.T) {
 		`dspd_win_notices_total{exchange="default",outcome="rejected"} 1`,
 		`dspd_decision_seconds_count 2`,
 		`dspd_bid_store_records 1`,
-		`dspd_campaigns 1000`,
+		`dspd_campaigns 1160`,
 		`dspd_spend_micros_total{exchange="default"} 0`,
 		`dspd_ledger_day_counters 2`, // the day of every exchange, and of exchange default,
 		`go_goroutines`,

@@ -290,6 +290,9 @@ func TestRecbidFragmentLayout(t *testing.T) {
 	cur := srv.current.Load()
 	require.NotEmpty(t, cur.creatives)
 	for _, cr := range cur.creatives {
+		if cr.kind != bidder.Banner {
+			continue // the form protocol's fragments are a banner's
+		}
 		require.True(t, bytes.HasPrefix(cr.tail, []byte(`,"adm":`)))
 		require.True(t, bytes.HasSuffix(cr.tail, []byte(`"}`+responseClose)))
 		require.True(t, bytes.HasSuffix(cr.head, []byte(`,"nurl":`)))

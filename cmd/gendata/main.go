@@ -5,10 +5,15 @@
 // writes, in the -out directory,
 //
 //   - campaigns.json: the campaigns file (one campaign per line, so that the
-//     committed file diffs line by line);
+//     committed file diffs line by line): -campaigns banner campaigns
+//     (synth.Campaigns), then the campaigns of contract version 3 that
+//     follow them (synth.MediaCampaigns: per 1,000, 60 video, 40 native,
+//     40 deal-only banner and 20 premium banner campaigns with deals);
 //   - post.data: one fixed bid request body with no trailing newline, the file
 //     `ab -p post.data -T application/x-www-form-urlencoded` posts;
-//   - requests.txt: url-encoded bid request bodies, one per line;
+//   - requests.txt: url-encoded bid request bodies, one per line, drawn
+//     against the banner campaigns only (the form protocol serves nothing
+//     else, and so its corpus stayed what it was when the others came);
 //   - openrtb/requests.jsonl: the same requests as OpenRTB 2.6 BidRequests,
 //     one JSON object per line, for POST /openrtb2/bid (`loadgen -corpus
 //     testdata/openrtb/requests.jsonl -T application/json`);
@@ -16,9 +21,9 @@
 //     trailing newline, for loadgen -p;
 //   - openrtb/exchange.jsonl: -exchange-requests OpenRTB BidRequests shaped
 //     like real exchange traffic (synth.ExchangeTraffic: the OpenRTB 2.6
-//     object model, video and native impressions, floors in several
+//     object model, video and native impressions, deals, floors in several
 //     currencies, a few malformed optional fields), built from
-//     requests.txt;
+//     requests.txt, with deals of the campaigns';
 //   - openrtb/currency.json: the currency rates those floors use, in
 //     Prebid's currency-file format (dspd -currency-rates).
 //
@@ -61,9 +66,14 @@ func run(nCampaigns, nRequests, nExchange int, seed uint64, out, openrtbDir stri
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
+	// The banner campaigns of contract version 2, then those of version 3
+	// (video, native, deals). The recbid corpus is drawn from the first
+	// ones only, as it was before the others existed: they cannot change
+	// a form answer, and so its requests stay what they were.
 	cs := synth.Campaigns(nCampaigns, seed)
+	all := append(cs[:len(cs):len(cs)], synth.MediaCampaigns(nCampaigns, seed)...)
 	if err := writeFile(filepath.Join(out, "campaigns.json"), func(w *bufio.Writer) error {
-		return synth.WriteCampaigns(w, cs)
+		return synth.WriteCampaigns(w, all)
 	}); err != nil {
 		return err
 	}
@@ -91,7 +101,7 @@ func run(nCampaigns, nRequests, nExchange int, seed uint64, out, openrtbDir stri
 	if err := writeLines(filepath.Join(dir, "requests.jsonl"), requests); err != nil {
 		return err
 	}
-	traffic, err := synth.ExchangeTraffic(nExchange, seed, bodies)
+	traffic, err := synth.ExchangeTraffic(nExchange, seed, bodies, all)
 	if err != nil {
 		return err
 	}

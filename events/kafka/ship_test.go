@@ -50,7 +50,9 @@ func TestShipsEveryRecordOnce(t *testing.T) {
 			require.Len(t, want, n)
 			segs, err := events.List(log.Dir())
 			require.NoError(t, err)
-			assert.Greater(t, len(segs), 3, "several segments")
+			// The Rotate makes three at least; the size bound more, as many as
+			// the group commit's batches allow (a batch is never split).
+			assert.GreaterOrEqual(t, len(segs), 3, "several segments")
 			assert.Empty(t, checkShipped(t, consume(t, c), want), "duplicates")
 		})
 	}

@@ -28,6 +28,13 @@ type Campaign struct {
 	End string `json:"end,omitempty"`
 	// FreqCap limits wins per user, or is nil.
 	FreqCap *FreqCap `json:"freq_cap,omitempty"`
+	// Deals are the ids of the deals the campaign may bid in (contract
+	// version 3), e.g. "D-0007"; omitted when empty.
+	Deals []string `json:"deals,omitempty"`
+	// OpenAuction, when set, is written as open_auction: false for a
+	// campaign that bids only in its deals, true to say the default
+	// aloud; nil omits it (the open auction, as in version 2).
+	OpenAuction *bool `json:"open_auction,omitempty"`
 	// Targeting restricts which requests match; it is always written, as {}
 	// when no list is set.
 	Targeting Targeting `json:"targeting"`
@@ -71,18 +78,55 @@ type Targeting struct {
 	Hours []int `json:"hours,omitempty"`
 }
 
-// Creative is one ad of a campaign.
+// Creative is one ad of a campaign: a banner (Type empty, the version 2
+// creative), a video or a native ad (contract version 3). The keys are
+// written in the order of the fields; a key of another type is never
+// written (each is omitted when empty), so that a banner's line is what
+// version 2 wrote.
 type Creative struct {
 	// ID is unique within the campaign, e.g. "cr-0042-a".
 	ID string `json:"id"`
-	// W is the width in pixels, 1–10000.
-	W int `json:"w"`
-	// H is the height in pixels, 1–10000.
-	H int `json:"h"`
+	// Type is "video" or "native"; empty for a banner (omitted).
+	Type string `json:"type,omitempty"`
+	// W is the width in pixels, 1–10000 (banner and video; omitted on a
+	// native ad).
+	W int `json:"w,omitempty"`
+	// H is the height in pixels, 1–10000 (banner and video).
+	H int `json:"h,omitempty"`
 	// Secure marks a creative whose URLs are all https; omitted when false.
 	Secure bool `json:"secure,omitempty"`
-	// ImageURL is the absolute URL of the image.
-	ImageURL string `json:"image_url"`
+
+	// DurationS is a video's duration in seconds, 1–3600.
+	DurationS int `json:"duration_s,omitempty"`
+	// Mime is a video's media type, e.g. "video/mp4".
+	Mime string `json:"mime,omitempty"`
+	// MediaURL is the absolute URL of a video's media file.
+	MediaURL string `json:"media_url,omitempty"`
+	// BitrateKbps is a video's bitrate, 1–100000.
+	BitrateKbps int `json:"bitrate_kbps,omitempty"`
+	// VASTVersion is a video's VAST version; empty: the default, 4.2.
+	VASTVersion string `json:"vast_version,omitempty"`
+
+	// Title is a native ad's title, 1–140 bytes.
+	Title string `json:"title,omitempty"`
+	// Body is a native ad's description, 0–500 bytes (omitted when empty).
+	Body string `json:"body,omitempty"`
+	// Sponsored is a native ad's "sponsored by" text, 1–64 bytes.
+	Sponsored string `json:"sponsored,omitempty"`
+	// CTA is a native ad's call to action, 0–32 bytes (omitted when empty).
+	CTA string `json:"cta,omitempty"`
+
+	// ImageURL is the absolute URL of a banner's image, or of a native
+	// ad's main image.
+	ImageURL string `json:"image_url,omitempty"`
+	// ImageW and ImageH are a native ad's main image size.
+	ImageW int `json:"image_w,omitempty"`
+	ImageH int `json:"image_h,omitempty"`
+	// IconURL is a native ad's icon, or empty (then IconW and IconH are 0).
+	IconURL string `json:"icon_url,omitempty"`
+	IconW   int    `json:"icon_w,omitempty"`
+	IconH   int    `json:"icon_h,omitempty"`
+
 	// ClickURL is the absolute landing page URL.
 	ClickURL string `json:"click_url"`
 }

@@ -20,7 +20,10 @@ import (
 // flightCache memoizes parsed flight times across decide calls.
 var flightCache sync.Map
 
-var moneyRE = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]{1,6})?$`)
+var (
+	moneyRE = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]{1,6})?$`)
+	mimeRE  = regexp.MustCompile(`^[a-z]+/[a-z0-9.+-]+$`)
+)
 
 // validateCampaignsFile returns every violation of section 2 in a campaigns
 // file, plus a few rules of this package's own (no empty lists, shortest
@@ -49,7 +52,8 @@ func validateCampaignsFile(data []byte) []string {
 		}
 		for k := range c {
 			switch k {
-			case "id", "advertiser", "adomain", "cat", "status", "bid_cpm", "daily_budget", "start", "end", "freq_cap", "targeting", "creatives":
+			case "id", "advertiser", "adomain", "cat", "status", "bid_cpm", "daily_budget", "start", "end", "freq_cap", "targeting", "creatives",
+				"deals", "open_auction":
 			default:
 				bad("unknown key %q", k)
 			}
@@ -144,6 +148,28 @@ func validateCampaignsFile(data []byte) []string {
 				}
 			}
 		}
+		var deals []any
+		if v, present := c["deals"]; present {
+			deals, ok = v.([]any)
+			if !ok || len(deals) == 0 || len(deals) > 256 {
+				bad("deals: want 1–256 deal ids (an empty list is omitted)")
+			}
+			seen := map[string]bool{}
+			for _, d := range deals {
+				if s, _ := d.(string); !printableASCII(s, 64) || seen[s] {
+					bad("deals: %v is not a unique id of 1–64 printable ASCII", d)
+				} else {
+					seen[s] = true
+				}
+			}
+		}
+		if v, present := c["open_auction"]; present {
+			if b, ok := v.(bool); !ok {
+				bad("open_auction: not a boolean")
+			} else if !b && len(deals) == 0 {
+				bad("open_auction: false needs deals")
+			}
+		}
 		crs, ok := c["creatives"].([]any)
 		if !ok || len(crs) == 0 {
 			bad("creatives: at least one required")
@@ -156,8 +182,58 @@ func validateCampaignsFile(data []byte) []string {
 				bad("creatives[%d].id: missing or duplicate", j)
 			}
 			crids[id] = true
-			if jsonInt(cr["w"], 1, 10000) < 0 || jsonInt(cr["h"], 1, 10000) < 0 {
+			typ, _ := cr["type"].(string)
+			if _, present := cr["type"]; present && typ != "video" && typ != "native" {
+				bad("creatives[%d].type: %v (banners leave it out)", j, cr["type"])
+			}
+			allowed := map[string][]string{
+				"":       {"id", "w", "h", "secure", "image_url", "click_url"},
+				"video":  {"id", "type", "w", "h", "secure", "duration_s", "mime", "media_url", "bitrate_kbps", "vast_version", "click_url"},
+				"native": {"id", "type", "secure", "title", "body", "sponsored", "cta", "image_url", "image_w", "image_h", "icon_url", "icon_w", "icon_h", "click_url"},
+			}[typ]
+			for k := range cr {
+				if !contains(allowed, k) {
+					bad("creatives[%d]: key %q on a %q creative", j, k, typ)
+				}
+			}
+			if typ != "native" && (jsonInt(cr["w"], 1, 10000) < 0 || jsonInt(cr["h"], 1, 10000) < 0) {
 				bad("creatives[%d].w/h: must be 1–10000", j)
+			}
+			urls := []string{"image_url", "click_url"}
+			text := func(k string, lo, hi int) {
+				s, ok := cr[k].(string)
+				if _, present := cr[k]; (present || lo > 0) && (!ok || len(s) < lo || len(s) > hi) {
+					bad("creatives[%d].%s: want %d–%d bytes", j, k, lo, hi)
+				}
+			}
+			switch typ {
+			case "video":
+				urls = []string{"media_url", "click_url"}
+				if jsonInt(cr["duration_s"], 1, 3600) < 0 || jsonInt(cr["bitrate_kbps"], 1, 100000) < 0 {
+					bad("creatives[%d]: duration_s 1–3600 and bitrate_kbps 1–100000 required", j)
+				}
+				if m, _ := cr["mime"].(string); !mimeRE.MatchString(m) {
+					bad("creatives[%d].mime: %q", j, m)
+				}
+				if v, present := cr["vast_version"]; present && !contains([]any{"2.0", "3.0", "4.0", "4.1", "4.2"}, v) {
+					bad("creatives[%d].vast_version: %v", j, v)
+				}
+			case "native":
+				text("title", 1, 140)
+				text("body", 0, 500)
+				text("sponsored", 1, 64)
+				text("cta", 0, 32)
+				if jsonInt(cr["image_w"], 1, 10000) < 0 || jsonInt(cr["image_h"], 1, 10000) < 0 {
+					bad("creatives[%d].image_w/h: must be 1–10000", j)
+				}
+				if _, icon := cr["icon_url"]; icon {
+					urls = append(urls, "icon_url")
+					if jsonInt(cr["icon_w"], 1, 10000) < 0 || jsonInt(cr["icon_h"], 1, 10000) < 0 {
+						bad("creatives[%d].icon_w/h: must be 1–10000", j)
+					}
+				} else if cr["icon_w"] != nil || cr["icon_h"] != nil {
+					bad("creatives[%d]: icon_w/h without icon_url", j)
+				}
 			}
 			secure := false
 			if v, present := cr["secure"]; present {
@@ -167,7 +243,7 @@ func validateCampaignsFile(data []byte) []string {
 				}
 				secure = b
 			}
-			for _, k := range []string{"image_url", "click_url"} {
+			for _, k := range urls {
 				s, _ := cr[k].(string)
 				u, err := url.Parse(s)
 				if err != nil || !u.IsAbs() || u.Host == "" {
@@ -254,7 +330,8 @@ type decision struct {
 }
 
 // decide applies section 3 of the contract to a form body against campaigns
-// that have spent nothing and won nothing yet.
+// that have spent nothing and won nothing yet: banners only, in the open
+// auction (contract version 3: the form protocol serves nothing else).
 func decide(body string, cs []Campaign) (decision, error) {
 	q, err := url.ParseQuery(body)
 	if err != nil {
@@ -301,7 +378,7 @@ func decide(body string, cs []Campaign) (decision, error) {
 	for i := range cs {
 		c := &cs[i]
 		t := c.Targeting
-		if c.Status != "active" {
+		if c.Status != "active" || (c.OpenAuction != nil && !*c.OpenAuction) { // the form protocol has no deals
 			continue
 		}
 		if c.Start != "" && ts.Before(flightTime(c.Start)) {
@@ -365,7 +442,7 @@ func decide(body string, cs []Campaign) (decision, error) {
 		}
 		crid := ""
 		for _, cr := range c.Creatives {
-			if cr.W == w && cr.H == h && (!secure || cr.Secure) {
+			if cr.Type == "" && cr.W == w && cr.H == h && (!secure || cr.Secure) { // banners only
 				crid = cr.ID
 				break
 			}

@@ -22,6 +22,11 @@ import (
 // (which CurrencyFile has no rate for), some written with the binary noise
 // of a float ("0.8500000000000001").
 //
+// Its impressions are then rewritten so that the video, native and deal
+// campaigns of cs meet them (see "Video, native and deals" below); cs
+// holds Campaigns' and MediaCampaigns' campaigns, and gives the rewrite
+// its deals.
+//
 // About one request in eight carries one malformed optional field, of the
 // kinds real traffic has: a comma for a dot in site.domain, test 2, a
 // country name for a code, geo as an array, an overlong user id, numbers
@@ -88,12 +93,73 @@ import (
 // usp_optout 98, gpp_optout 41, coppa 16, lmt 83 (no_purpose2 0); that is
 // 1,653 bids with user-level processing, 281 contextual bids and 66 no
 // bids.
-func ExchangeTraffic(n int, seed uint64, bodies []string) ([]string, error) {
+//
+// # Video, native and deals
+//
+// The impressions are rewritten once the request is built, from a random
+// stream of their own (mediaStream), so that every other field keeps the
+// value it had before the rewrite existed. Of the 2,830 impressions of the 2,000 requests of
+// testdata/openrtb/exchange.jsonl, 2,062 (73%) are banners, 432 (15%)
+// videos, 298 (11%) native ads and 38 audio; 1,388 requests (69%) hold
+// banners only (1,557 before the rewrite).
+//
+//   - The first impression, the body's banner, becomes a video in 7.5% of
+//     the requests (in one in ten of those beside its banner: a
+//     multi-format slot, which dspd decides as a banner) and a native ad in
+//     3.5%; six in ten of the further video and native impressions are
+//     drawn anew the same way.
+//   - A video: mimes (video/mp4 in most lists, with video/webm, HLS,
+//     3GPP; VPAID's application/javascript alone in a few; none in a
+//     handful), minduration–maxduration bounds, rqddurs or only a maximum,
+//     protocols (VAST 2.0–4.0 with wrappers, all of them, up to 3.0, 3.0
+//     only, 4.x only, 2.0 only, wrappers only: nothing dspd can answer, or
+//     none listed), a player of 4:3, 16:9, vertical 320x480, 300x250 or no
+//     size, startdelay, plcmt (and 2.5's placement in some), linearity 1
+//     (2, an overlay, in 5%), skip, bitrate bounds in some, playbackmethod,
+//     api and pos.
+//   - A native ad: a Native 1.2 request as a JSON string (as OpenRTB 2.x
+//     has it) in 85%, else the object itself, a few of them wrapped as
+//     1.0's {"native":…} or in ver 1.1: a title (len 90, 140, 60, 25, 120
+//     or none), a main image (img type 3: at least 300x250, 1200x627 or
+//     627x627, exactly 1200x627 or 600x314, or any size), an icon (type 1:
+//     exactly 80x80 or at least 50x50), data assets sponsored (type 1),
+//     description (2), call to action (12) and rating (3, which dspd never
+//     fills), each required or not, a video asset in a few; asset ids from
+//     1, 0 or 101; eventtrackers for impressions by img and js, by img, or
+//     none.
+//   - Deals: an impression gets one of cs's deals of its kind (5% of the
+//     banners, 15% of the videos, 9% of the native ads), with up to two
+//     deals of others (ids no campaign lists, some shaped as cs's, or cs's
+//     deals of another kind), added to the pmp it had (12% of the banners
+//     carry one of others' deals) or in a new one (private_auction 1 in
+//     45%, 0 in 35%, absent in 20%). The deal's floor is 30–110% of its
+//     campaigns' best bid (40–105% at a fixed price), in USD in 70%, else
+//     EUR or GBP, absent in some; its at is absent, 1, 2 or 3 (a fixed
+//     price, always with a floor); a quarter have a wseat (["dsp"],
+//     dspd's seat and another, or another's alone), 15% a wadomain (a
+//     domain of the deal's campaigns, or others'). A banner is then
+//     offered one of the deal's sizes in 9 in 10, a video is made for one
+//     of the deal's spots in 8 in 10 (its mime, its duration within the
+//     bounds, every protocol, its size or none), a native ad gets a
+//     standard in-feed request in 6 in 10. Of the 2,830 impressions, 444
+//     (16%) carry deals, 187 (7%) one of cs's.
+//   - Premium sizes: 2.5% of the banners without such a deal offer one of
+//     the premium campaigns' sizes among their formats, in the open
+//     auction.
+func ExchangeTraffic(n int, seed uint64, bodies []string, cs []Campaign) ([]string, error) {
+	return exchangeTraffic(n, seed, bodies, cs, true)
+}
+
+// exchangeTraffic is ExchangeTraffic, without the rewrite of the
+// impressions (the video, native and deal ones) unless media.
+func exchangeTraffic(n int, seed uint64, bodies []string, cs []Campaign, media bool) ([]string, error) {
 	if n <= 0 || len(bodies) == 0 {
 		return []string{}, nil
 	}
 	g := newRNG(seed, exchangeStream)
 	p := newRNG(seed, privacyStream)
+	m := newRNG(seed, mediaStream)
+	book := dealBook(cs)
 	out := make([]string, n)
 	for i := range out {
 		q, err := url.ParseQuery(bodies[i%len(bodies)])
@@ -102,6 +168,9 @@ func ExchangeTraffic(n int, seed uint64, bodies []string) ([]string, error) {
 		}
 		x := exchangeGen{g: g, q: q, priv: drawPrivacy(p, q)}
 		r := x.request()
+		if media {
+			x.rewriteMedia(r, m, book)
+		}
 		if g.chance(125) {
 			x.malform(r)
 		}

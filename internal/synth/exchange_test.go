@@ -14,15 +14,16 @@ import (
 func TestExchangeTrafficDeterministic(t *testing.T) {
 	cs := Campaigns(200, 7)
 	bodies := Requests(300, 7, cs)
-	a, err := ExchangeTraffic(400, 7, bodies)
+	cs = append(cs, MediaCampaigns(200, 7)...)
+	a, err := ExchangeTraffic(400, 7, bodies, cs)
 	require.NoError(t, err)
-	b, err := ExchangeTraffic(400, 7, bodies)
+	b, err := ExchangeTraffic(400, 7, bodies, cs)
 	require.NoError(t, err)
-	c, err := ExchangeTraffic(400, 8, bodies)
+	c, err := ExchangeTraffic(400, 8, bodies, cs)
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 	assert.NotEqual(t, a, c)
-	empty, err := ExchangeTraffic(0, 7, bodies)
+	empty, err := ExchangeTraffic(0, 7, bodies, cs)
 	require.NoError(t, err)
 	assert.Empty(t, empty)
 }
@@ -89,7 +90,7 @@ func corpusSignals(t *testing.T, line string) (sig consent.Signals, gdprPlace, p
 // sample), and where the TC strings are.
 func TestExchangeTrafficConsent(t *testing.T) {
 	cs := Campaigns(1000, DefaultSeed)
-	lines, err := ExchangeTraffic(2000, DefaultSeed, Requests(2000, DefaultSeed, cs))
+	lines, err := ExchangeTraffic(2000, DefaultSeed, Requests(2000, DefaultSeed, cs), append(cs, MediaCampaigns(1000, DefaultSeed)...))
 	require.NoError(t, err)
 	c, err := consent.New(consent.Config{VendorID: GVLVendorID})
 	require.NoError(t, err)

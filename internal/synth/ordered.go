@@ -115,3 +115,15 @@ func writeJSON(buf *bytes.Buffer, v any) error {
 	buf.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
 	return nil
 }
+
+// replace puts key and value in the place of old, keeping the order; it
+// reports whether o had old.
+func (o *obj) replace(old, key string, value any) bool {
+	for i := range *o {
+		if (*o)[i].key == old {
+			(*o)[i] = member{key, value}
+			return true
+		}
+	}
+	return false
+}
