@@ -44,7 +44,7 @@ func TestReload(t *testing.T) {
 	reload := func() *httptest.ResponseRecorder { return postReload(srv.admin) }
 	w := reload()
 	require.Equal(t, http.StatusOK, w.Code)
-	assert.JSONEq(t, `{"campaigns":1,"exchanges":1}`, w.Body.String())
+	assert.JSONEq(t, `{"campaigns":1,"exchanges":1,"campaigns_from":"file"}`, w.Body.String())
 
 	// A file with two errors is rejected whole, naming both; the old set
 	// keeps serving.
@@ -150,7 +150,7 @@ func TestReloadRefusesAnEmptyCampaignsFile(t *testing.T) {
 			continue
 		}
 		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
-		assert.JSONEq(t, `{"campaigns":0,"exchanges":1}`, w.Body.String())
+		assert.JSONEq(t, `{"campaigns":0,"exchanges":1,"campaigns_from":"file"}`, w.Body.String())
 		assert.Equal(t, http.StatusNoContent, postForm(srv.public, validBody).Code)
 	}
 
@@ -160,7 +160,7 @@ func TestReloadRefusesAnEmptyCampaignsFile(t *testing.T) {
 	atStart.SetCampaignsPath(empty)
 	_, err := atStart.Reload(t.Context())
 	require.NoError(t, err, "at start an empty file serves")
-	assert.Contains(t, logs.String(), "the campaigns file has no campaigns")
+	assert.Contains(t, logs.String(), "no campaigns: no bids until some are added")
 }
 
 // TestReloadBoundsTheCampaignsFile: a campaigns file over

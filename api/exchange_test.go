@@ -269,7 +269,7 @@ func TestReloadKeepsEarlierBidsWinnable(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte(rekeyed), 0o644))
 	w := postReload(srv.admin)
 	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
-	assert.JSONEq(t, `{"campaigns":1,"exchanges":2}`, w.Body.String())
+	assert.JSONEq(t, `{"campaigns":1,"exchanges":2,"campaigns_from":"file"}`, w.Body.String())
 
 	assert.Equal(t, http.StatusNotFound, send(srv.public, http.MethodPost, "/dsp/recbid/ox", tenNet, validBody).Code, "ox is gone")
 	newADX := bidOn(t, srv, "adx", loopback, bearer...)

@@ -24,6 +24,8 @@ type metrics struct {
 	shedRecbid, shedOpenRTB prometheus.Counter   // dspd_shed_total by endpoint
 	reloadOK, reloadFailed  prometheus.Counter
 	campaigns               prometheus.Gauge
+	campaignsRevision       prometheus.Gauge // of the managed set served
+	campaignChanges         prometheus.Counter
 	exchanges               prometheus.Gauge
 	currencies, ratesAsOf   prometheus.Gauge
 	stateErrors             prometheus.Counter
@@ -153,6 +155,14 @@ func newMetrics(engine *bidder.Engine) *metrics {
 			Name: "dspd_campaigns",
 			Help: "Campaigns in the serving set.",
 		}),
+		campaignsRevision: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "dspd_campaigns_revision",
+			Help: "The revision of the campaign set managed through the API that this dspd serves (0: the campaigns file); replicas of one state agree within a second.",
+		}),
+		campaignChanges: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "dspd_campaign_set_changes_total",
+			Help: "Revisions of the managed campaign set put in service: this dspd's changes through the API, and the other replicas' it followed.",
+		}),
 		exchanges: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "dspd_exchanges",
 			Help: "Exchanges in the serving set.",
@@ -198,6 +208,8 @@ func newMetrics(engine *bidder.Engine) *metrics {
 	f(shed)
 	f(reloads)
 	f(m.campaigns)
+	f(m.campaignsRevision)
+	f(m.campaignChanges)
 	f(m.exchanges)
 	f(m.currencies)
 	f(m.ratesAsOf)

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -48,6 +49,39 @@ func (s *Server) Stats(ctx context.Context, campaign, exchange string, day bidde
 	}
 	return st, found, nil
 }
+
+// Pacing returns a paced campaign's pacing as of the last tick, or false
+// when it is not paced (or not yet ticked).
+func (s *Server) Pacing(campaign string) (bidder.PaceStatus, bool) {
+	for _, p := range s.engine.PacingStatus() {
+		if p.CampaignID == campaign {
+			return p, true
+		}
+	}
+	return bidder.PaceStatus{}, false
+}
+
+// Tally returns the engine's per-campaign tally of this dspd's day
+// (bidder.Tally): drop-outs by reason, bids, wins and spend by minute,
+// impressions and clicks.
+func (s *Server) Tally() *bidder.Tally { return s.engine.Tally() }
+
+// PacingShares is the pacing target's shape: the share of a day's budget
+// due by the end of each five-minute bucket (bidder.Engine.PacingShares).
+func (s *Server) PacingShares() []float64 { return s.engine.PacingShares() }
+
+// NoteCampaignsRevision records the revision of the managed campaign set
+// in service (dspd_campaigns_revision); changed says it is a new one put
+// in service since the last (dspd_campaign_set_changes_total).
+func (s *Server) NoteCampaignsRevision(rev int64, changed bool) {
+	s.metrics.campaignsRevision.Set(float64(rev))
+	if changed {
+		s.metrics.campaignChanges.Inc()
+	}
+}
+
+// Now is the server clock.
+func (s *Server) Now() time.Time { return s.engine.Now() }
 
 // NoteListenerRefusal counts a request a front end's HTTP server refused
 // before it reached an endpoint (a transfer coding it does not implement,

@@ -28,6 +28,11 @@ type Config struct {
 	PublicURL string
 	// CampaignsPath is the campaigns file read by Reload.
 	CampaignsPath string
+	// CampaignSource, when set, is where the campaigns come from instead
+	// of CampaignsPath: the set managed through the API (package managed),
+	// built for the exchanges given. A reload then reads the exchanges and
+	// the rates files and takes the campaigns from it.
+	CampaignSource func(exchanges []string) (*bidder.Catalog, error)
 	// MaxCampaignsBytes bounds how much of the campaigns file a reload
 	// reads (0: bidder.DefaultMaxCatalogBytes).
 	MaxCampaignsBytes int64
@@ -111,6 +116,7 @@ type Server struct {
 
 	current  atomic.Pointer[serving]
 	reloadMu sync.Mutex
+	today    dayBase // the exchanges' counters at the start of the day (exchangestats.go)
 	draining atomic.Bool
 }
 
@@ -201,6 +207,8 @@ func (s *Server) Catalog() *bidder.Catalog {
 // Loaded says what a reload put in service.
 type Loaded struct {
 	Campaigns, Exchanges int
+	// Managed: the campaigns came from the managed set, not the file.
+	Managed bool
 }
 
 // Sets are the exchanges, the currency rates (nil: USD only) and the
@@ -232,6 +240,13 @@ func ReadSets(cfg Config) (*Sets, error) {
 		if rates, err = currency.Load(cfg.CurrencyRatesPath); err != nil {
 			return nil, fmt.Errorf("currency rates %s: %w", cfg.CurrencyRatesPath, err)
 		}
+	}
+	if cfg.CampaignSource != nil {
+		cat, err := cfg.CampaignSource(set.IDs())
+		if err != nil {
+			return nil, fmt.Errorf("the managed campaigns: %w", err)
+		}
+		return &Sets{Exchanges: set, Rates: rates, Catalog: cat, took: time.Since(start)}, nil
 	}
 	cat, err := bidder.LoadCatalogFile(cfg.CampaignsPath, set.IDs(), cfg.MaxCampaignsBytes)
 	if err != nil {
@@ -268,7 +283,8 @@ func (s *Server) put(ctx context.Context, sets *Sets, err error) (Loaded, error)
 	if err == nil {
 		err = ctx.Err()
 	}
-	if err == nil && sets.Catalog.Len() == 0 && !first && !s.cfg.AllowEmptyCampaigns {
+	managed := s.cfg.CampaignSource != nil // an empty managed set was emptied through the API, on purpose
+	if err == nil && sets.Catalog.Len() == 0 && !first && !managed && !s.cfg.AllowEmptyCampaigns {
 		err = fmt.Errorf("campaigns %s: %w", s.cfg.CampaignsPath, problems.New(bidder.ErrInvalidCatalog,
 			"no campaigns: a reload would stop all bidding (dspd -allow-empty-campaigns allows it)"))
 	}
@@ -282,19 +298,45 @@ func (s *Server) put(ctx context.Context, sets *Sets, err error) (Loaded, error)
 		return Loaded{}, fmt.Errorf("reload: %w", err)
 	}
 	cat, set, rates := sets.Catalog, sets.Exchanges, sets.Rates
+	source := s.cfg.CampaignsPath
+	if managed {
+		source = "the managed set"
+	}
 	if cat.Len() == 0 {
-		s.log.Warn("the campaigns file has no campaigns: no bids until a reload brings some", "file", s.cfg.CampaignsPath)
+		s.log.Warn("no campaigns: no bids until some are added", "from", source)
 	}
 	s.Load(set, cat, rates)
 	s.metrics.reloadOK.Inc()
-	args := []any{"file", s.cfg.CampaignsPath, "campaigns", cat.Len(), "creatives", cat.NumCreatives(),
+	args := []any{"from", source, "campaigns", cat.Len(), "creatives", cat.NumCreatives(),
 		"exchanges", set.IDs(), "took", sets.took.Round(time.Millisecond)}
 	if rates != nil {
 		asOf, _ := rates.AsOf()
 		args = append(args, "currencies", rates.Len(), "rates_as_of", asOf)
 	}
 	s.log.Info("campaigns loaded", args...)
-	return Loaded{Campaigns: cat.Len(), Exchanges: set.Len()}, nil
+	return Loaded{Campaigns: cat.Len(), Exchanges: set.Len(), Managed: managed}, nil
+}
+
+// ServeCampaigns puts a new campaign set in service with the serving
+// exchanges and rates: build makes its catalogue for the exchanges' ids
+// (the managed set's, after a change through the API). On an error the
+// old set keeps serving.
+func (s *Server) ServeCampaigns(ctx context.Context, build func(exchanges []string) (*bidder.Catalog, error)) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	cur := s.current.Load()
+	if cur == nil {
+		return errors.New("api: nothing serves yet")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	cat, err := build(cur.exchanges.IDs())
+	if err != nil {
+		return fmt.Errorf("campaigns: %w", err)
+	}
+	s.Load(cur.exchanges, cat, cur.rates)
+	return nil
 }
 
 // Exchanges returns the serving exchange set, or nil before the first load.

@@ -88,6 +88,9 @@ func (s *Server) serveTracker(kind Endpoint, exchangeID string, r *Request, resp
 		return
 	}
 	s.metrics.trackers[e][outcome].Inc()
+	if outcome == trackRecorded && (e == tracker.Impression || e == tracker.Click) {
+		s.engine.Tally().Event(tok.Campaign, tok.TimeS, bidder.OnceEvent(e))
+	}
 	switch e {
 	case tracker.Impression:
 		resp.Status, resp.Pixel = statusOK, true

@@ -24,8 +24,9 @@ type Campaign struct {
 	Deals     []string
 	DealsOnly bool
 
-	startMs, endMs int64     // flight as [startMs, endMs) in request-time milliseconds
-	pace           *paceSlot // the pacing throttle, when the campaign is paced and attached (Engine.Pace)
+	startMs, endMs int64      // flight as [startMs, endMs) in request-time milliseconds
+	pace           *paceSlot  // the pacing throttle, when the campaign is paced and attached (Engine.Pace)
+	tally          *tallySlot // its tally, once attached (Engine.Pace)
 }
 
 // NoDailyLimit is the DailyBudget of a campaign without a daily budget.

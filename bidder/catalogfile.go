@@ -150,69 +150,69 @@ func campaignName(i int, id string) string {
 
 // fileCampaign is a campaign as the JSON file spells it.
 type fileCampaign struct {
-	ID          string         `json:"id"`
-	Advertiser  string         `json:"advertiser"`
-	ADomain     []string       `json:"adomain"`
-	Cat         []string       `json:"cat"`
-	Status      string         `json:"status"`
-	BidCPM      rawNumber      `json:"bid_cpm"`
-	DailyBudget rawNumber      `json:"daily_budget"`
-	Start       string         `json:"start"`
-	End         string         `json:"end"`
-	FreqCap     *fileFreqCap   `json:"freq_cap"`
-	Pacing      string         `json:"pacing"`
-	Targeting   fileTargeting  `json:"targeting"`
-	Creatives   []fileCreative `json:"creatives"`
-	Deals       []string       `json:"deals"`
-	OpenAuction *bool          `json:"open_auction"`
+	ID          string         `json:"id,omitempty"`
+	Advertiser  string         `json:"advertiser,omitempty"`
+	ADomain     []string       `json:"adomain,omitempty"`
+	Cat         []string       `json:"cat,omitempty"`
+	Status      string         `json:"status,omitempty"`
+	BidCPM      rawNumber      `json:"bid_cpm,omitempty"`
+	DailyBudget rawNumber      `json:"daily_budget,omitempty"`
+	Start       string         `json:"start,omitempty"`
+	End         string         `json:"end,omitempty"`
+	FreqCap     *fileFreqCap   `json:"freq_cap,omitempty"`
+	Pacing      string         `json:"pacing,omitempty"`
+	Targeting   fileTargeting  `json:"targeting,omitempty"`
+	Creatives   []fileCreative `json:"creatives,omitempty"`
+	Deals       []string       `json:"deals,omitempty"`
+	OpenAuction *bool          `json:"open_auction,omitempty"`
 }
 
 type fileFreqCap struct {
-	Impressions rawNumber `json:"impressions"`
-	PeriodS     rawNumber `json:"period_s"`
+	Impressions rawNumber `json:"impressions,omitempty"`
+	PeriodS     rawNumber `json:"period_s,omitempty"`
 }
 
 type fileTargeting struct {
-	Countries      []string    `json:"countries"`
-	Regions        []string    `json:"regions"`
-	Cities         []string    `json:"cities"`
-	OS             []string    `json:"os"`
-	DevTypes       []rawNumber `json:"devtypes"`
-	Sites          []string    `json:"sites"`
-	Bundles        []string    `json:"bundles"`
-	ExcludeSites   []string    `json:"exclude_sites"`
-	ExcludeBundles []string    `json:"exclude_bundles"`
-	Cats           []string    `json:"cats"`
-	Hours          []rawNumber `json:"hours"`
-	Exchanges      []string    `json:"exchanges"`
+	Countries      []string    `json:"countries,omitempty"`
+	Regions        []string    `json:"regions,omitempty"`
+	Cities         []string    `json:"cities,omitempty"`
+	OS             []string    `json:"os,omitempty"`
+	DevTypes       []rawNumber `json:"devtypes,omitempty"`
+	Sites          []string    `json:"sites,omitempty"`
+	Bundles        []string    `json:"bundles,omitempty"`
+	ExcludeSites   []string    `json:"exclude_sites,omitempty"`
+	ExcludeBundles []string    `json:"exclude_bundles,omitempty"`
+	Cats           []string    `json:"cats,omitempty"`
+	Hours          []rawNumber `json:"hours,omitempty"`
+	Exchanges      []string    `json:"exchanges,omitempty"`
 }
 
 type fileCreative struct {
-	ID       string    `json:"id"`
-	Type     string    `json:"type"`
-	W        rawNumber `json:"w"`
-	H        rawNumber `json:"h"`
-	Secure   bool      `json:"secure"`
-	ImageURL *string   `json:"image_url"`
-	ClickURL string    `json:"click_url"`
+	ID       string    `json:"id,omitempty"`
+	Type     string    `json:"type,omitempty"`
+	W        rawNumber `json:"w,omitempty"`
+	H        rawNumber `json:"h,omitempty"`
+	Secure   bool      `json:"secure,omitempty"`
+	ImageURL *string   `json:"image_url,omitempty"`
+	ClickURL string    `json:"click_url,omitempty"`
 
 	// video
-	DurationS   rawNumber `json:"duration_s"`
-	Mime        *string   `json:"mime"`
-	MediaURL    *string   `json:"media_url"`
-	BitrateKbps rawNumber `json:"bitrate_kbps"`
-	VASTVersion *string   `json:"vast_version"`
+	DurationS   rawNumber `json:"duration_s,omitempty"`
+	Mime        *string   `json:"mime,omitempty"`
+	MediaURL    *string   `json:"media_url,omitempty"`
+	BitrateKbps rawNumber `json:"bitrate_kbps,omitempty"`
+	VASTVersion *string   `json:"vast_version,omitempty"`
 
 	// native
-	Title     *string   `json:"title"`
-	Body      *string   `json:"body"`
-	Sponsored *string   `json:"sponsored"`
-	CTA       *string   `json:"cta"`
-	ImageW    rawNumber `json:"image_w"`
-	ImageH    rawNumber `json:"image_h"`
-	IconURL   *string   `json:"icon_url"`
-	IconW     rawNumber `json:"icon_w"`
-	IconH     rawNumber `json:"icon_h"`
+	Title     *string   `json:"title,omitempty"`
+	Body      *string   `json:"body,omitempty"`
+	Sponsored *string   `json:"sponsored,omitempty"`
+	CTA       *string   `json:"cta,omitempty"`
+	ImageW    rawNumber `json:"image_w,omitempty"`
+	ImageH    rawNumber `json:"image_h,omitempty"`
+	IconURL   *string   `json:"icon_url,omitempty"`
+	IconW     rawNumber `json:"icon_w,omitempty"`
+	IconH     rawNumber `json:"icon_h,omitempty"`
 }
 
 // rawNumber keeps a JSON value's literal text so that validation can insist
@@ -223,3 +223,7 @@ func (n *rawNumber) UnmarshalJSON(b []byte) error {
 	*n = rawNumber(b)
 	return nil
 }
+
+// MarshalJSON writes the literal back as it was read (a campaign's
+// canonical document, CheckCampaignDoc).
+func (n rawNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }

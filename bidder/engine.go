@@ -84,13 +84,14 @@ type Engine struct {
 	ledger Ledger
 	bids   BidStore
 	pacer  *Pacer // nil: the ledger keeps no PacingBook, and pacing even bids as asap
+	tally  *Tally
 }
 
 // NewEngine returns an engine over the given state. When the ledger is also
 // a PacingBook, campaigns with pacing even are paced (see Pacer; Pace
 // attaches a catalog's campaigns, TickPacing runs the controllers).
 func NewEngine(cfg Config, ledger Ledger, bids BidStore) *Engine {
-	e := &Engine{cfg: cfg.withDefaults(), ledger: ledger, bids: bids}
+	e := &Engine{cfg: cfg.withDefaults(), ledger: ledger, bids: bids, tally: newTally()}
 	if book, ok := ledger.(PacingBook); ok {
 		e.pacer = newPacer(e.cfg.Pacing, book, ledger, e.cfg.Clock)
 	}
@@ -98,8 +99,10 @@ func NewEngine(cfg Config, ledger Ledger, bids BidStore) *Engine {
 }
 
 // Pace attaches cat's paced campaigns to the pacing controllers, before
-// cat serves: each keeps the rate its id had (a new one starts at 1).
+// cat serves: each keeps the rate its id had (a new one starts at 1); and
+// every campaign to its tally.
 func (e *Engine) Pace(cat *Catalog) {
+	e.attachTally(cat)
 	if e.pacer != nil {
 		e.pacer.attach(cat)
 	}
@@ -349,13 +352,16 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 			capped := c.FreqCap.Capped()
 			if capped && req.NoUser {
 				reason = max(reason, ReasonConsent) // may not count the user: cannot keep its cap
+				c.tally.drop(req.TimeMs, ReasonConsent)
 				continue
 			}
 			if capped && req.UID == "" {
+				c.tally.drop(req.TimeMs, ReasonFreqCap)
 				continue // no user to count: drops at the frequency stage
 			}
 			if c.DailyBudget == 0 && !capped {
 				reason = max(reason, ReasonBudget) // a zero budget never bids
+				c.tally.drop(req.TimeMs, ReasonBudget)
 				continue
 			}
 			if !capped && !c.Limited() {
@@ -379,6 +385,9 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 				// and candidates with nothing to check may still bid.
 				stateErr = fmt.Errorf("read counters: %w", err)
 				reason = ReasonStateUnavailable
+				for _, n := range s.order {
+					cat.campaigns[n].tally.drop(req.TimeMs, ReasonStateUnavailable)
+				}
 				s.usage, s.order = s.usage[:0], s.order[:0]
 			}
 		}
@@ -386,14 +395,17 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 			q, c := &s.usage[j], cat.campaigns[s.order[j]]
 			heldBids, heldSpend := req.held(c)
 			if c.FreqCap.Capped() && q.Wins+heldBids >= c.FreqCap.Impressions {
+				c.tally.drop(req.TimeMs, ReasonFreqCap)
 				continue
 			}
 			if c.Limited() && q.Spent+heldSpend+c.BidCPM > c.DailyBudget*1000 {
 				reason = max(reason, ReasonBudget)
+				c.tally.drop(req.TimeMs, ReasonBudget)
 				continue
 			}
 			if p := c.pace; p != nil && !p.admit(e.cfg.Rand()) {
 				reason = max(reason, ReasonPacing) // held back by its controller
+				c.tally.drop(req.TimeMs, ReasonPacing)
 				continue
 			}
 			if !c.FreqCap.Capped() {
@@ -446,6 +458,7 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 		if err := e.ledger.RecordBid(ctx, c.ID, req.Exchange, req.Deal, day); err != nil {
 			return refuse(d, fmt.Errorf("count bid: %w", err))
 		}
+		c.tally.bid(req.TimeMs)
 	}
 	d.BidID = id
 	return nil

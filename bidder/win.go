@@ -51,6 +51,9 @@ func (e *Engine) win(ctx context.Context, id BidID, peeked *BidRecord, price Mic
 			w.Event = event
 			return w
 		})
+		if err == nil && res == Claimed && !rec.Test {
+			e.tally.win(rec, price)
+		}
 		return WinOutcome{Record: rec, Duplicate: res == Duplicate, EventKept: outbox && event != nil && res == Claimed && !rec.Test}, err
 	}
 	rec, res, err := e.bids.Claim(ctx, id, price, now)
@@ -69,6 +72,7 @@ func (e *Engine) win(ctx context.Context, id BidID, peeked *BidRecord, price Mic
 		}
 		return out, fmt.Errorf("record win: %w", err)
 	}
+	e.tally.win(rec, price)
 	return out, nil
 }
 

@@ -102,6 +102,7 @@ type Record struct {
 	Reason string
 
 	// audit
+	Action  string // create, replace, patch, delete, import or seed (package managed)
 	Actor   string // the API token's name
 	Version int64  // the campaign's version after the change
 	Before  []byte // the campaign as JSON before the change (null: created)
@@ -162,6 +163,8 @@ func Append(dst []byte, r *Record) []byte {
 		dst = append(dst, `","reason":`...)
 		dst = jsoncodec.AppendString(dst, r.Reason)
 	case TypeAudit:
+		dst = append(dst, `,"action":`...)
+		dst = jsoncodec.AppendString(dst, r.Action)
 		dst = append(dst, `,"actor":`...)
 		dst = jsoncodec.AppendString(dst, r.Actor)
 		dst = append(dst, `,"version":`...)

@@ -96,12 +96,13 @@ func TestRecordTimeIsUTC(t *testing.T) {
 }
 
 func TestAuditRecord(t *testing.T) {
-	r := Record{Type: TypeAudit, Time: testTime, Instance: "i", Campaign: "c-1", Actor: "ops", Version: 3,
+	r := Record{Type: TypeAudit, Time: testTime, Instance: "i", Campaign: "c-1", Action: "patch", Actor: "ops", Version: 3,
 		Before: []byte("{\n  \"id\": \"c-1\"\n}"), After: nil}
 	m := decode(t, Append(nil, &r))
 	assert.Equal(t, map[string]any{"id": "c-1"}, m["before"], "compacted onto the line")
 	assert.Nil(t, m["after"])
 	assert.Equal(t, "ops", m["actor"])
+	assert.Equal(t, "patch", m["action"])
 	assert.NotContains(t, m, "bidid")
 	r.After = []byte("not json")
 	assert.Nil(t, decode(t, Append(nil, &r))["after"], "never a broken line")

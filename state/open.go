@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/managed"
 	"github.com/recbid/dspd/state/disk"
 	"github.com/recbid/dspd/state/memory"
 	"github.com/recbid/dspd/state/redis"
@@ -53,6 +54,9 @@ type Store struct {
 	Ledger  bidder.Ledger
 	Bids    bidder.BidStore
 	HashKey bidder.HashKey
+	// Managed keeps the campaign set managed through the API (package
+	// managed): in memory, in the state directory, or in Redis.
+	Managed managed.Store
 	close   func() error
 }
 
@@ -83,6 +87,7 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 			Bids: memory.NewBidStore(memory.BidStoreConfig{TTL: cfg.BidTTL, MaxBids: cfg.MaxBids,
 				MaxEventClaims: cfg.MaxEventClaims, Clock: cfg.Clock}),
 			HashKey: ledger.HashKey(), // the state's own key: it lives as long as the books it keys
+			Managed: memory.NewManaged(),
 			close:   func() error { return nil },
 		}, nil
 	case strings.HasPrefix(url, "disk:") && url != "disk:":
@@ -92,7 +97,7 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("state: %w", err)
 		}
-		return &Store{Kind: Disk, Ledger: s.Ledger(), Bids: s.Bids(), HashKey: s.HashKey(), close: s.Close}, nil
+		return &Store{Kind: Disk, Ledger: s.Ledger(), Bids: s.Bids(), HashKey: s.HashKey(), Managed: s.Managed(), close: s.Close}, nil
 	case strings.HasPrefix(url, "redis://"), strings.HasPrefix(url, "redis-cluster://"):
 		s, err := redis.Open(ctx, redis.Config{URL: url, BidTTL: cfg.BidTTL})
 		if err != nil {
@@ -107,7 +112,7 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 			cfg.Logger.Warn("Redis may evict the books when full: set maxmemory-policy noeviction, so that a full Redis refuses writes instead",
 				"maxmemory_policy", p)
 		}
-		return &Store{Kind: Redis, Ledger: s, Bids: s, HashKey: s.HashKey(), close: s.Close}, nil
+		return &Store{Kind: Redis, Ledger: s, Bids: s, HashKey: s.HashKey(), Managed: s, close: s.Close}, nil
 	}
 	return nil, fmt.Errorf("state %q: %w", url, ErrURL)
 }

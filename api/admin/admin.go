@@ -30,6 +30,7 @@ const (
 	errInvalidExchanges = "invalid_exchanges" // reload rejected the exchanges file
 	errInvalidRates     = "invalid_rates"     // reload rejected the currency rates file
 	errReloadFailed     = "reload_failed"     // reload could not read a file
+	errInvalidTokens    = "invalid_tokens"    // reload rejected the -api-tokens file
 	errStateUnreadable  = api.CodeInternal    // the books' counters could not be read
 )
 
@@ -46,6 +47,13 @@ type Config struct {
 	// /readyz needs (at least MinTokenBytes). dspd requires one on any
 	// address but loopback.
 	Token string
+	// Mount adds routes with their own authentication (the management
+	// API and the console, behind -api-tokens) outside the token's.
+	Mount []func(chi.Router)
+	// Reload, when set, is called by POST /admin/reload before the
+	// campaigns, exchanges and rates are read again (the -api-tokens
+	// file); its error refuses the reload (400 invalid_tokens).
+	Reload func() error
 }
 
 // NewServer returns the admin listener's server over core. Without a
@@ -54,7 +62,7 @@ type Config struct {
 func NewServer(core *api.Server, cfg Config) *nethttp.Server {
 	cfg.Server.Limits = cfg.Server.Limits.OrDefaults()
 	cfg.Server.Limits.WriteTimeout = max(cfg.Server.Limits.WriteTimeout, MinWriteTimeout)
-	h := Handler(core, cfg.Token)
+	h := NewHandler(core, cfg)
 	if cfg.Token == "" {
 		h = requireLoopbackHost(h)
 	}
@@ -65,10 +73,21 @@ func NewServer(core *api.Server, cfg Config) *nethttp.Server {
 // (open, for probes), and behind the token when one is set, pprof,
 // metrics, stats and reload (POST with Content-Type: application/json
 // only, so that no web page can make a browser send it).
-func Handler(core *api.Server, token string) http.Handler {
-	a := &handlers{core: core}
+func Handler(core *api.Server, token string) http.Handler { return handler(core, token, nil) }
+
+// NewHandler is Handler with cfg's mounts and reload hook: the router
+// NewServer serves (less its loopback Host check).
+func NewHandler(core *api.Server, cfg Config) http.Handler {
+	return handler(core, cfg.Token, cfg.Reload, cfg.Mount...)
+}
+
+func handler(core *api.Server, token string, reload func() error, mount ...func(chi.Router)) http.Handler {
+	a := &handlers{core: core, also: reload}
 	r := nethttp.NewRouter(core)
 	r.MethodNotAllowed(methodNotAllowed)
+	for _, m := range mount {
+		m(r)
+	}
 	r.Get("/healthz", a.healthz)
 	r.Get("/readyz", a.readyz)
 	r.Group(func(r chi.Router) {
@@ -85,7 +104,10 @@ func Handler(core *api.Server, token string) http.Handler {
 	return r
 }
 
-type handlers struct{ core *api.Server }
+type handlers struct {
+	core *api.Server
+	also func() error // reloaded with the sets: the tokens file
+}
 
 // methodNotAllowed answers 405 method_not_allowed in JSON, with the one
 // method the path takes: POST for reload, GET for the others.
@@ -117,6 +139,15 @@ func (a *handlers) readyz(w http.ResponseWriter, _ *http.Request) {
 // or 400 invalid_campaigns, invalid_exchanges or invalid_rates naming every
 // problem while the old sets keep serving.
 func (a *handlers) reload(w http.ResponseWriter, r *http.Request) {
+	if a.also != nil {
+		if err := a.also(); err != nil {
+			jw := jsoncodec.NewWriter()
+			defer jw.Free()
+			api.AppendError(jw, errInvalidTokens, "", err.Error()+"; the old tokens, campaigns, exchanges and rates stay")
+			nethttp.WriteJSON(w, http.StatusBadRequest, jw.Bytes())
+			return
+		}
+	}
 	n, err := a.core.Reload(r.Context())
 	if err != nil {
 		code, status := errReloadFailed, http.StatusInternalServerError
@@ -138,7 +169,12 @@ func (a *handlers) reload(w http.ResponseWriter, r *http.Request) {
 		nethttp.WriteJSON(w, status, jw.Bytes())
 		return
 	}
-	nethttp.WriteJSON(w, http.StatusOK, []byte(`{"campaigns":`+strconv.Itoa(n.Campaigns)+`,"exchanges":`+strconv.Itoa(n.Exchanges)+`}`))
+	from := "file"
+	if n.Managed {
+		from = "managed" // the API manages the campaigns: the file is not read
+	}
+	nethttp.WriteJSON(w, http.StatusOK, []byte(`{"campaigns":`+strconv.Itoa(n.Campaigns)+`,"exchanges":`+strconv.Itoa(n.Exchanges)+
+		`,"campaigns_from":"`+from+`"}`))
 }
 
 // stats serves GET /admin/stats?campaign=ID&day=YYYY-MM-DD&exchange=X

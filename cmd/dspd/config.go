@@ -49,11 +49,14 @@ type config struct {
 	logFormat           string
 	logLevel            string
 	limits              api.Limits // the listeners' timeouts and header limit (docs/operations.md); admin writes for at least 2 min
-	gvlVendorID         int // dspd's id on the IAB Global Vendor List; 0: none
+	gvlVendorID         int        // dspd's id on the IAB Global Vendor List; 0: none
 	events              eventsConfig
 	track               bool
 	trackTTL            time.Duration
 	maxEventClaims      int
+	// apiTokens is the -api-tokens file: the management API, the console
+	// and the managed campaign set are on with it ("": off).
+	apiTokens string
 }
 
 // adminTokenEnv names the environment variable -admin-token defaults to.
@@ -153,6 +156,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&ev.instance, "instance", ev.instance, "this replica's name in every event record (default the host name)")
 	fs.BoolVar(&c.track, "track", c.track, "put dspd's signed impression pixel and click URL in every bid's adm; -track=false answers contract version 2's bytes exactly")
 	fs.DurationVar(&c.trackTTL, "track-ttl", c.trackTTL, "how long after its bid a tracking URL is valid (at most 30 days)")
+	fs.StringVar(&c.apiTokens, "api-tokens", "", "tokens file of the campaign management API and the console on the admin listener (docs/api.md); with it the campaigns are managed in the state, seeded from -campaigns once, and -campaigns is not read again; without it the API and the console are off")
 	fs.IntVar(&c.maxEventClaims, "max-event-claims", c.maxEventClaims, "with -state memory: most once-only event claims (impressions, clicks, billing notices) held; when full of live ones, such events are refused (503) (0: the default)")
 	if err := fs.Parse(args); err != nil {
 		return c, err

@@ -61,6 +61,10 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	if err != nil {
 		return fmt.Errorf("refusing to start: %w", err)
 	}
+	tokenFile, err := openTokens(cfg)
+	if err != nil {
+		return err
+	}
 	now := serverClock(cfg)
 	st, err := openState(ctx, cfg, now, log)
 	if err != nil {
@@ -96,8 +100,14 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	if cfg.gvlVendorID == 0 {
 		log.Warn("no -gvl-vendor-id: every OpenRTB request where GDPR applies gets no bid (reason consent); see docs/privacy.md")
 	}
-	srv, err := api.NewServer(apiCfg, engine)
-	if err != nil {
+	var srv *api.Server
+	var mgmt *management
+	if tokenFile != nil {
+		if mgmt, err = startManaged(ctx, cfg, tokenFile, st, sets, &apiCfg, func() *api.Server { return srv }, now, evlog, log); err != nil {
+			return err
+		}
+	}
+	if srv, err = api.NewServer(apiCfg, engine); err != nil {
 		return err
 	}
 	if evlog != nil && len(target.brokers) > 0 {
@@ -110,6 +120,7 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	if _, err := srv.Start(ctx, sets); err != nil {
 		return fmt.Errorf("refusing to start: %w", err)
 	}
+	mgmt.started(srv)
 	if srv.Exchanges().IsImplicit() && !isLoopback(cfg.addr) {
 		log.Warn("no -exchanges file: anyone who reaches the public address can ask for bids and send win notices at clear prices; "+
 			"declare the exchanges you trade with (sources, tokens, encrypted prices)", "addr", cfg.addr)
@@ -125,7 +136,8 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 		return fmt.Errorf("admin listener: %w", err)
 	}
 	public := newPublicServer(cfg, srv, log, h)
-	adminSrv := admin.NewServer(srv, admin.Config{Server: nethttp.Config{Limits: cfg.limits, Logger: log}, Token: cfg.adminToken})
+	adminSrv := admin.NewServer(srv, admin.Config{Server: nethttp.Config{Limits: cfg.limits, Logger: log}, Token: cfg.adminToken,
+		Mount: mgmt.mounts(srv, log), Reload: mgmt.reload})
 
 	log.Info("dspd listening", "public", publicLn.Addr().String(), "admin", adminLn.Addr().String(),
 		"http", cfg.http, "public_url", cfg.publicURL, "seat", cfg.seat, "campaigns", cfg.campaigns, "state", cfg.state,
@@ -139,7 +151,10 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 	go func() { errc <- adminSrv.Serve(adminLn) }()
 	paceCtx, stopPacing := context.WithCancel(context.Background())
 	defer stopPacing()
-	go pace(paceCtx, engine, log)
+	go pace(paceCtx, engine, srv, log)
+	if mgmt != nil {
+		go mgmt.set.Run(paceCtx)
+	}
 
 	sweep := time.NewTicker(cfg.sweepEvery)
 	defer sweep.Stop()
@@ -151,7 +166,11 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 			_ = drain(srv, cfg.drainTimeout, log, public, adminSrv)
 			return err
 		case <-hup:
-			_, _ = srv.Reload(context.Background()) // logged inside; the old set keeps serving
+			if err := mgmt.reload(); err != nil {
+				log.Error("reload: the tokens file was refused; the old tokens stay", "err", err)
+			} else {
+				_, _ = srv.Reload(context.Background()) // logged inside; the old set keeps serving
+			}
 		case <-sweep.C:
 			if n := engine.Sweep(engine.Now()); n > 0 {
 				log.Debug("expired state evicted", "entries", n)
@@ -181,8 +200,9 @@ func openState(ctx context.Context, cfg config, now func() time.Time, log *slog.
 // pace runs the pacing controllers once a minute of the pacing clock (the
 // server clock, or with -trust-request-ts the latest request time), looking
 // every second, until ctx ends. A failed tick (the state unreachable)
-// leaves the rates as they were; it is logged at most once a minute.
-func pace(ctx context.Context, engine *bidder.Engine, log *slog.Logger) {
+// leaves the rates as they were; it is logged at most once a minute. It
+// also starts the exchanges' counts of a new day (api.Server.TickDay).
+func pace(ctx context.Context, engine *bidder.Engine, srv *api.Server, log *slog.Logger) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	var logged time.Time
@@ -191,6 +211,7 @@ func pace(ctx context.Context, engine *bidder.Engine, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			srv.TickDay()
 			if err := engine.TickPacing(ctx, engine.PacingNow()); err != nil && time.Since(logged) >= time.Minute {
 				log.Warn("pacing: tick failed; paced campaigns keep their rates", "err", err)
 				logged = time.Now()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -131,6 +132,8 @@ type Store struct {
 	stop    chan struct{}
 	claims  claimLocks    // of the once-only events (outbox.go)
 	outbox  chan struct{} // signalled when the outbox gets records
+
+	managedMu sync.Mutex // the managed set's commits, one at a time (managed.go)
 }
 
 // memory is the in-memory copy of the books, read back from disk at open.

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/managed"
 	"github.com/recbid/dspd/state/statetest"
 )
 
@@ -406,4 +407,19 @@ func TestEventClaimsConformance(t *testing.T) {
 		// loaded machine under the race detector take longer than 25 ms.
 		return openOn(t, r, Config{Prefix: fmt.Sprintf("events-%d", n), OpTimeout: time.Second})
 	})
+}
+
+func TestManagedConformance(t *testing.T) {
+	for name, start := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			r := start(t)
+			n := 0
+			statetest.Managed(t, func(t *testing.T) managed.Store {
+				n++
+				return openOn(t, r, Config{Prefix: fmt.Sprintf("managed-%d", n)})
+			}, func(t *testing.T, s managed.Store) managed.Store {
+				return openOn(t, r, Config{Prefix: s.(*Store).cfg.Prefix})
+			})
+		})
+	}
 }
