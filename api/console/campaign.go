@@ -9,8 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-chi/chi/v5"
-
+	"github.com/recbid/dspd/api/campaignapi"
 	"github.com/recbid/dspd/managed"
 )
 
@@ -52,7 +51,7 @@ type auditRow struct {
 
 // campaignPage serves one campaign: its numbers, charts and forms.
 func (c *console) campaignPage(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
+	id := campaignapi.IDParam(r)
 	d, ok := c.cfg.Set.Get(id)
 	if !ok {
 		http.Error(w, "no such campaign", http.StatusNotFound)
@@ -256,7 +255,7 @@ func version(r *http.Request) int64 {
 
 // saveSettings saves the settings form as a merge patch of what changed.
 func (c *console) saveSettings(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
+	id := campaignapi.IDParam(r)
 	cur, ok := c.cfg.Set.Get(id)
 	if !ok {
 		http.Error(w, "no such campaign", http.StatusNotFound)
@@ -279,7 +278,7 @@ func (c *console) saveSettings(w http.ResponseWriter, r *http.Request) {
 
 // saveDocument replaces the campaign with the document as edited.
 func (c *console) saveDocument(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
+	id := campaignapi.IDParam(r)
 	cur, ok := c.cfg.Set.Get(id)
 	if !ok {
 		http.Error(w, "no such campaign", http.StatusNotFound)
@@ -339,7 +338,7 @@ func (c *console) explain(v *campaignView, err error, doc bool) int {
 
 // setStatus pauses or resumes a campaign.
 func (c *console) setStatus(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
+	id := campaignapi.IDParam(r)
 	status := r.PostForm.Get("status")
 	if status != "active" && status != "paused" {
 		http.Error(w, `status must be "active" or "paused"`, http.StatusBadRequest)

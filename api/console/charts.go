@@ -27,8 +27,9 @@ type line struct {
 }
 
 type tick struct {
-	X, Y  string
-	Label string
+	X, Y   string
+	Label  string
+	Anchor string // text-anchor: start, middle or end
 }
 
 const (
@@ -72,11 +73,15 @@ func lineChart(title, desc string, n, upto, step int, series []line, values [][]
 		c.Lines = append(c.Lines, l)
 	}
 	for h := 0; h <= 24; h += 6 {
-		c.XTicks = append(c.XTicks, tick{X: f1(x(h * 60 / step)), Y: strconv.Itoa(c.Top + c.PlotH + 18), Label: strconv.Itoa(h) + ":00"})
+		anchor := map[int]string{0: "start", 24: "end"}[h]
+		if anchor == "" {
+			anchor = "middle"
+		}
+		c.XTicks = append(c.XTicks, tick{X: f1(x(h * 60 / step)), Y: strconv.Itoa(c.Top + c.PlotH + 18), Label: strconv.Itoa(h) + ":00", Anchor: anchor})
 	}
 	for i := 0; i <= 4; i++ {
 		v := top * float64(i) / 4
-		c.YTicks = append(c.YTicks, tick{X: strconv.Itoa(c.Left - 6), Y: f1(y(v) + 4), Label: yLabel(v)})
+		c.YTicks = append(c.YTicks, tick{X: strconv.Itoa(c.Left - 6), Y: f1(y(v) + 4), Label: yLabel(v), Anchor: "end"})
 	}
 	return c
 }
