@@ -43,7 +43,7 @@ test: fmt-check vet test-setup
 	$(GO) test -run '^$$' -fuzz '^FuzzDecrypt$$' -fuzztime $(FUZZTIME) ./exchange
 	$(GO) test -run '^$$' -fuzz '^FuzzScannerParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) ./internal/jsoncodec
 
-# scripts/deps.sh (JDK, Tomcat, Netty, Jackson and redis-server from Debian: one apt-get
+# scripts/deps.sh (JDK, Tomcat, Netty, Jackson, redis-server, prometheus and chromium from Debian: one apt-get
 # update, then one apt-get install of what is missing; without root, the apt-get command
 # to run, printed once), then java-baseline/build.sh.
 test-setup:
