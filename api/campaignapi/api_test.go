@@ -331,3 +331,39 @@ func TestStatsAndExchanges(t *testing.T) {
 	assert.Contains(t, a.body, `"spend_micros":1250000`)
 	assert.NotContains(t, a.body, "token\":\"", "never an exchange's token")
 }
+
+// TestRaisingABudgetSpendsTheDifference: an edit keeps the day's books
+// (they are the campaign id's), so a budget raised mid-day lets the
+// campaign spend only the difference.
+func TestRaisingABudgetSpendsTheDifference(t *testing.T) {
+	f := managedtest.New(t, managedtest.File(strings.Replace(managedtest.Campaign("a"), `"daily_budget":100`, `"daily_budget":0.0015`, 1)))
+	ops := client{t, f.Admin, managedtest.WriteToken}
+	bidAndWin := func() bool {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/dsp/recbid", strings.NewReader(
+			"id=r1&imp_id=1&tmax=120&ts=1&w=300&h=250&floor=0.5&cur=USD&ip=1.2.3.4&country=US&os=ios&devtype=4&uid=u1"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		w := httptest.NewRecorder()
+		f.Public.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			return false
+		}
+		var bid struct {
+			Seatbid []struct{ Bid []struct{ Nurl string } }
+		}
+		require.NoError(t, json.Unmarshal(w.Body.Bytes(), &bid))
+		nurl := strings.Replace(strings.TrimPrefix(bid.Seatbid[0].Bid[0].Nurl, "http://127.0.0.1:9090"), "${AUCTION_PRICE}", "1.5", 1)
+		w = httptest.NewRecorder()
+		f.Public.ServeHTTP(w, httptest.NewRequest("GET", nurl, nil))
+		require.Equal(t, http.StatusNoContent, w.Code)
+		return true
+	}
+	require.True(t, bidAndWin(), "a budget of one bid at 1.5 CPM")
+	require.False(t, bidAndWin(), "spent")
+	a := ops.do("PATCH", "/api/v1/campaigns/a", `{"daily_budget":0.003}`, `If-Match: "1"`)
+	require.Equal(t, 200, a.code, a.body)
+	assert.True(t, bidAndWin(), "the raised budget has room for one more")
+	assert.False(t, bidAndWin(), "and only one: the day's spend was kept through the edit")
+	a = ops.do("GET", "/api/v1/campaigns/a/stats", "")
+	assert.Contains(t, a.body, `"bids":2,"wins":2,"spend_micros":3000000`)
+}

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/managed"
@@ -53,7 +51,7 @@ func (h *handlers) list(w http.ResponseWriter, r *http.Request) {
 
 // get serves GET /api/v1/campaigns/{id}: the document, its version as ETag.
 func (h *handlers) get(w http.ResponseWriter, r *http.Request) {
-	d, ok := h.cfg.Set.Get(chi.URLParam(r, "id"))
+	d, ok := h.cfg.Set.Get(IDParam(r))
 	if !ok {
 		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
 		return
@@ -96,7 +94,7 @@ func (h *handlers) patch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) change(w http.ResponseWriter, r *http.Request, do func(ctx context.Context, who, id string, ifVersion int64, body []byte) (managed.Doc, error)) {
-	id := chi.URLParam(r, "id")
+	id := IDParam(r)
 	if _, ok := h.cfg.Set.Get(id); !ok {
 		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
 		return
@@ -120,7 +118,7 @@ func (h *handlers) change(w http.ResponseWriter, r *http.Request, do func(ctx co
 
 // remove serves DELETE /api/v1/campaigns/{id} with If-Match: 204.
 func (h *handlers) remove(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
+	id := IDParam(r)
 	if _, ok := h.cfg.Set.Get(id); !ok {
 		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
 		return

@@ -8,6 +8,7 @@ package campaignapi
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -90,4 +91,18 @@ func servedRevision(set *managed.Service) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// IDParam returns the campaign id of the route's {id}, unescaped: chi
+// matches on the escaped path when the request's path has escapes its
+// decoded form would lose (an id with a '/'), and on the decoded one
+// otherwise.
+func IDParam(r *http.Request) string {
+	id := chi.URLParam(r, "id")
+	if r.URL.RawPath != "" {
+		if u, err := url.PathUnescape(id); err == nil {
+			return u
+		}
+	}
+	return id
 }

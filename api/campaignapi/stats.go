@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/recbid/dspd/api"
 	"github.com/recbid/dspd/bidder"
 )
@@ -47,7 +45,7 @@ type tally struct {
 // stats serves GET /api/v1/campaigns/{id}/stats?day=YYYY-MM-DD (today,
 // on the server clock, by default).
 func (h *handlers) stats(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
+	id := IDParam(r)
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, api.CodeBadQuery, "the query is not valid url-encoding")

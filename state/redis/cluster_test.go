@@ -30,12 +30,12 @@ func startCluster(t *testing.T) *redisCluster {
 	c := &redisCluster{}
 	addrs := make([]string, 3)
 	for i := range 3 {
-		n := &redisServer{t: t, port: freePort(t), extra: []string{"--cluster-enabled", "yes",
+		n := &redisServer{T: t, Port: freePort(t), Extra: []string{"--cluster-enabled", "yes",
 			"--cluster-config-file", filepath.Join(dir, fmt.Sprintf("nodes-%d.conf", i)), "--cluster-node-timeout", "5000"}}
-		n.start()
-		t.Cleanup(n.stop)
+		n.Start()
+		t.Cleanup(n.Stop)
 		c.nodes = append(c.nodes, n)
-		addrs[i] = "127.0.0.1:" + strconv.Itoa(n.port)
+		addrs[i] = "127.0.0.1:" + strconv.Itoa(n.Port)
 	}
 	out, err := exec.Command("redis-cli", append(append([]string{"--cluster", "create"}, addrs...),
 		"--cluster-replicas", "0", "--cluster-yes")...).CombinedOutput()
@@ -58,14 +58,14 @@ func startCluster(t *testing.T) *redisCluster {
 }
 
 // url is the cluster's: one node to start from, the others as seeds.
-func (c *redisCluster) url() string {
-	u := fmt.Sprintf("redis-cluster://127.0.0.1:%d", c.nodes[0].port)
+func (c *redisCluster) URL() string {
+	u := fmt.Sprintf("redis-cluster://127.0.0.1:%d", c.nodes[0].Port)
 	for i, n := range c.nodes[1:] {
 		sep := "&"
 		if i == 0 {
 			sep = "?"
 		}
-		u += fmt.Sprintf("%saddr=127.0.0.1:%d", sep, n.port)
+		u += fmt.Sprintf("%saddr=127.0.0.1:%d", sep, n.Port)
 	}
 	return u
 }
@@ -97,11 +97,11 @@ func TestClusterSpreadsTheBooks(t *testing.T) {
 	}
 	holding := 0
 	for _, n := range c.nodes {
-		out, err := exec.Command("redis-cli", "-p", strconv.Itoa(n.port), "dbsize").Output()
+		out, err := exec.Command("redis-cli", "-p", strconv.Itoa(n.Port), "dbsize").Output()
 		require.NoError(t, err)
 		keys, err := strconv.Atoi(strings.TrimSpace(string(out)))
 		require.NoError(t, err)
-		t.Logf("master on port %d holds %d keys", n.port, keys)
+		t.Logf("master on port %d holds %d keys", n.Port, keys)
 		if keys > 0 {
 			holding++
 		}

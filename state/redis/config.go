@@ -84,6 +84,12 @@ func (c Config) withDefaults() Config {
 // client builds the go-redis client the URL names, with the store's
 // timeouts and no retries (a retried write could count twice).
 func (c Config) client() (goredis.UniversalClient, error) {
+	return c.clientWith(c.OpTimeout, c.PoolSize)
+}
+
+// clientWith is client with another timeout and pool size: the managed
+// campaign set's, whose operations move megabytes (managed.go).
+func (c Config) clientWith(timeout time.Duration, pool int) (goredis.UniversalClient, error) {
 	u, err := url.Parse(c.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redis url: %w", err)
@@ -94,8 +100,8 @@ func (c Config) client() (goredis.UniversalClient, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redis url: %w", err)
 		}
-		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = 10*c.OpTimeout, c.OpTimeout, c.OpTimeout
-		opt.PoolTimeout, opt.PoolSize, opt.MaxRetries = c.OpTimeout, c.PoolSize, -1
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = 10*timeout, timeout, timeout
+		opt.PoolTimeout, opt.PoolSize, opt.MaxRetries = timeout, pool, -1
 		opt.ContextTimeoutEnabled = true
 		return goredis.NewClient(opt), nil
 	case "redis-cluster":
@@ -103,8 +109,8 @@ func (c Config) client() (goredis.UniversalClient, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redis cluster url: %w", err)
 		}
-		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = 10*c.OpTimeout, c.OpTimeout, c.OpTimeout
-		opt.PoolTimeout, opt.PoolSize, opt.MaxRetries = c.OpTimeout, c.PoolSize, -1
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = 10*timeout, timeout, timeout
+		opt.PoolTimeout, opt.PoolSize, opt.MaxRetries = timeout, pool, -1
 		opt.ContextTimeoutEnabled = true
 		return goredis.NewClusterClient(opt), nil
 	}

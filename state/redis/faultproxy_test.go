@@ -45,7 +45,7 @@ func startFaultProxy(t *testing.T, backend string, delay time.Duration) *faultPr
 	return p
 }
 
-func (p *faultProxy) url() string { return "redis://" + p.ln.Addr().String() + "/0" }
+func (p *faultProxy) URL() string { return "redis://" + p.ln.Addr().String() + "/0" }
 
 // set changes the fault; a reset also resets the connections open now.
 func (p *faultProxy) set(mode int32) {

@@ -23,9 +23,9 @@ import (
 // counter end exact.
 func TestKill9RedisCountsEveryWinOnce(t *testing.T) {
 	needRedis(t)
-	r := &redisServer{t: t, port: freePort(t), extra: []string{"--appendonly", "yes", "--appendfsync", "always", "--dir", t.TempDir()}}
-	r.start()
-	t.Cleanup(r.stop)
+	r := &redisServer{T: t, Port: freePort(t), Extra: []string{"--appendonly", "yes", "--appendfsync", "always", "--dir", t.TempDir()}}
+	r.Start()
+	t.Cleanup(r.Stop)
 	s := openOn(t, r, Config{Prefix: "kill9", OpTimeout: 500 * time.Millisecond, SpendStaleness: -1, BreakerAfter: 1 << 30})
 	e := bidder.NewEngine(bidder.Config{HashKey: s.HashKey()}, s, s)
 	cat := bidder.NewCatalog([]*bidder.Campaign{testCampaign("c1", func(c *bidder.Campaign) {
@@ -73,8 +73,8 @@ func TestKill9RedisCountsEveryWinOnce(t *testing.T) {
 		}()
 	}
 	<-third
-	r.stop() // SIGKILL, with notices in flight
-	r.start()
+	r.Stop() // SIGKILL, with notices in flight
+	r.Start()
 	wg.Wait()
 
 	// The exchanges retry the refused notices: each is counted now, or

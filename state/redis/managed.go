@@ -36,12 +36,27 @@ func (s *Store) managedKeys() []string {
 
 func (s *Store) managedChannel() string { return s.cfg.Prefix + ":mg:changes" }
 
-// manage runs a managed-set operation within ManagedTimeout. Its failures
-// are the store's failures but never open the bidding path's breaker.
-func (s *Store) manage(ctx context.Context, op func(ctx context.Context) error) error {
+// managedPool is how many connections the managed set's client holds.
+const managedPool = 4
+
+// managerClient is the managed set's client: the bidding path's has
+// timeouts of milliseconds, too short for megabytes.
+func (s *Store) managerClient() (goredis.UniversalClient, error) {
+	s.managerOnce.Do(func() { s.manager, s.managerErr = s.cfg.clientWith(ManagedTimeout, managedPool) })
+	return s.manager, s.managerErr
+}
+
+// manage runs a managed-set operation on the managed set's client within
+// ManagedTimeout. Its failures are the store's failures but never open the
+// bidding path's breaker.
+func (s *Store) manage(ctx context.Context, op func(ctx context.Context, c goredis.UniversalClient) error) error {
+	c, err := s.managerClient()
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, ManagedTimeout)
 	defer cancel()
-	if err := op(ctx); err != nil && !errors.Is(err, goredis.Nil) {
+	if err := op(ctx, c); err != nil && !errors.Is(err, goredis.Nil) {
 		s.failures.Add(1)
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
@@ -52,8 +67,8 @@ func (s *Store) manage(ctx context.Context, op func(ctx context.Context) error) 
 func (s *Store) LoadManaged(ctx context.Context) (managed.Snapshot, error) {
 	var snap managed.Snapshot
 	keys := s.managedKeys()
-	err := s.manage(ctx, func(ctx context.Context) error {
-		pipe := s.client.TxPipeline() // one revision and its documents
+	err := s.manage(ctx, func(ctx context.Context, c goredis.UniversalClient) error {
+		pipe := c.TxPipeline() // one revision and its documents
 		revCmd := pipe.Get(ctx, keys[1])
 		docsCmd := pipe.HGetAll(ctx, keys[0])
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, goredis.Nil) {
@@ -79,8 +94,8 @@ func (s *Store) LoadManaged(ctx context.Context) (managed.Snapshot, error) {
 // ManagedRev implements managed.Store.
 func (s *Store) ManagedRev(ctx context.Context) (int64, error) {
 	var rev int64
-	err := s.manage(ctx, func(ctx context.Context) error {
-		n, err := s.client.Get(ctx, s.managedKeys()[1]).Int64()
+	err := s.manage(ctx, func(ctx context.Context, c goredis.UniversalClient) error {
+		n, err := c.Get(ctx, s.managedKeys()[1]).Int64()
 		rev = n
 		return err
 	})
@@ -136,9 +151,9 @@ func (s *Store) CommitManaged(ctx context.Context, c managed.Commit) (int64, err
 		args = append(args, ch.Doc.ID, ch.Prev, managed.EncodeDoc(ch.Doc), line)
 	}
 	var res []int64
-	err := s.manage(ctx, func(ctx context.Context) error {
+	err := s.manage(ctx, func(ctx context.Context, c goredis.UniversalClient) error {
 		var err error
-		res, err = commitScript.Run(ctx, s.client, s.managedKeys(), args...).Int64Slice()
+		res, err = commitScript.Run(ctx, c, s.managedKeys(), args...).Int64Slice()
 		return err
 	})
 	switch {
@@ -160,10 +175,10 @@ func (s *Store) CommitManaged(ctx context.Context, c managed.Commit) (int64, err
 func (s *Store) ManagedAudit(ctx context.Context, campaign string, limit int) ([]managed.AuditEntry, error) {
 	var out []managed.AuditEntry
 	const page = 1000
-	err := s.manage(ctx, func(ctx context.Context) error {
+	err := s.manage(ctx, func(ctx context.Context, c goredis.UniversalClient) error {
 		end := "+"
 		for len(out) < limit {
-			msgs, err := s.client.XRevRangeN(ctx, s.managedKeys()[2], end, "-", page).Result()
+			msgs, err := c.XRevRangeN(ctx, s.managedKeys()[2], end, "-", page).Result()
 			if err != nil {
 				return err
 			}
@@ -194,7 +209,11 @@ func (s *Store) ManagedAudit(ctx context.Context, campaign string, limit int) ([
 // revision each time the subscription is (re)established, since notices
 // are lost while it is down.
 func (s *Store) WatchManaged(ctx context.Context, fn func(rev int64)) {
-	sub := s.client.Subscribe(ctx, s.managedChannel())
+	c, err := s.managerClient()
+	if err != nil {
+		return
+	}
+	sub := c.Subscribe(ctx, s.managedChannel())
 	defer sub.Close()
 	for {
 		msg, err := sub.Receive(ctx)

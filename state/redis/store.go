@@ -36,6 +36,10 @@ type Store struct {
 	policy  string // Redis's maxmemory-policy, "" when it would not say
 	oldKeys bool   // Redis holds bid records of the earlier key scheme (oldkeys.go)
 
+	manager     goredis.UniversalClient // the managed set's, made on first use (managed.go)
+	managerErr  error
+	managerOnce sync.Once
+
 	stop      chan struct{}
 	done      sync.WaitGroup
 	closeOnce sync.Once
@@ -88,6 +92,9 @@ func (s *Store) Close() error {
 		defer cancel()
 		ferr := s.Flush(ctx)
 		s.closeErr = errors.Join(ferr, s.client.Close())
+		if s.manager != nil {
+			s.closeErr = errors.Join(s.closeErr, s.manager.Close())
+		}
 	})
 	return s.closeErr
 }

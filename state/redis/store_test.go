@@ -179,7 +179,7 @@ func sharedCaps(t *testing.T, r target) {
 func TestRedisDownAndBack(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
-	s := r.open(t, Config{OpTimeout: 20 * time.Millisecond, BreakerPause: 200 * time.Millisecond})
+	s := openOn(t, r, Config{OpTimeout: 20 * time.Millisecond, BreakerPause: 200 * time.Millisecond})
 	e := bidder.NewEngine(bidder.Config{}, s, s)
 	cat := bidder.NewCatalog([]*bidder.Campaign{
 		testCampaign("capped", func(c *bidder.Campaign) { c.FreqCap = bidder.FreqCap{Impressions: 100, PeriodS: 3600} }),
@@ -193,7 +193,7 @@ func TestRedisDownAndBack(t *testing.T) {
 	d, _ := decide()
 	require.True(t, d.Bid(), "bids while Redis is up")
 
-	r.stop()
+	r.Stop()
 	var slowest time.Duration
 	reasons := map[bidder.NoBidReason]int{}
 	for range 200 {
@@ -207,7 +207,7 @@ func TestRedisDownAndBack(t *testing.T) {
 	_, _, err := s.Claim(ctx, bidder.BidID{1}, 1, time.Now())
 	assert.True(t, errors.Is(err, ErrUnavailable))
 
-	r.start()
+	r.Start()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if d, _ := decide(); d.Bid() {
@@ -223,14 +223,14 @@ func TestRedisDownAndBack(t *testing.T) {
 // frequency counters are the same for all of them.
 func TestHashKeyIsShared(t *testing.T) {
 	r := startRedis(t)
-	a := r.open(t, Config{Prefix: "hk", OpTimeout: time.Second})
-	b := r.open(t, Config{Prefix: "hk", OpTimeout: time.Second})
+	a := openOn(t, r, Config{Prefix: "hk", OpTimeout: time.Second})
+	b := openOn(t, r, Config{Prefix: "hk", OpTimeout: time.Second})
 	assert.NotEqual(t, bidder.HashKey{}, a.HashKey())
 	assert.Equal(t, a.HashKey(), b.HashKey())
 	require.NoError(t, a.Close())
-	again := r.open(t, Config{Prefix: "hk", OpTimeout: time.Second})
+	again := openOn(t, r, Config{Prefix: "hk", OpTimeout: time.Second})
 	assert.Equal(t, a.HashKey(), again.HashKey(), "after a restart")
-	other := r.open(t, Config{Prefix: "other", OpTimeout: time.Second})
+	other := openOn(t, r, Config{Prefix: "other", OpTimeout: time.Second})
 	assert.NotEqual(t, a.HashKey(), other.HashKey(), "another store, another key")
 	assert.Equal(t, "noeviction", a.EvictionPolicy(), "redis-server's default keeps the books")
 }
@@ -242,7 +242,7 @@ func TestHashKeyIsShared(t *testing.T) {
 func TestLongestPeriodKeepsItsCounter(t *testing.T) {
 	r := startRedis(t)
 	ctx := context.Background()
-	s := r.open(t, Config{Prefix: "period", OpTimeout: time.Second})
+	s := openOn(t, r, Config{Prefix: "period", OpTimeout: time.Second})
 	user := s.HashKey().User("u1")
 	for _, period := range []int64{bidder.MaxFreqPeriodS, 1 << 40} {
 		w := bidder.Win{CampaignID: "c1", Day: 20761, Price: 1, User: user, PeriodS: period, Window: 0}
@@ -265,7 +265,7 @@ func TestLongestPeriodKeepsItsCounter(t *testing.T) {
 func TestNetworkFaults(t *testing.T) {
 	r := startRedis(t)
 	const timeout = 25 * time.Millisecond
-	p := startFaultProxy(t, fmt.Sprintf("127.0.0.1:%d", r.port), 4*timeout)
+	p := startFaultProxy(t, fmt.Sprintf("127.0.0.1:%d", r.Port), 4*timeout)
 	s := openOn(t, p, Config{Prefix: "faults", OpTimeout: timeout, BreakerPause: 100 * time.Millisecond})
 	e := bidder.NewEngine(bidder.Config{HashKey: s.HashKey()}, s, s)
 	cat := bidder.NewCatalog([]*bidder.Campaign{
@@ -339,12 +339,12 @@ func TestNetworkFaults(t *testing.T) {
 // it does not read them.
 func TestOldKeysAreFound(t *testing.T) {
 	r := startRedis(t)
-	s := r.open(t, Config{Prefix: "old"})
+	s := openOn(t, r, Config{Prefix: "old"})
 	assert.False(t, s.OldKeys())
-	c := goredis.NewClient(&goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)})
+	c := goredis.NewClient(&goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.Port)})
 	defer c.Close()
 	require.NoError(t, c.HSet(t.Context(), "old:bid:{"+strings.Repeat("ab", 16)+"}", "p", "1").Err())
-	again := r.open(t, Config{Prefix: "old"})
+	again := openOn(t, r, Config{Prefix: "old"})
 	assert.True(t, again.OldKeys())
 }
 
