@@ -104,28 +104,44 @@ func (s *Store) signalOutbox() {
 	}
 }
 
-// PendingEvents implements bidder.EventOutbox.
+// PendingEvents implements bidder.EventOutbox. It lists only records whose
+// commit is durable: Pebble makes a batch visible to readers before its
+// WAL sync ends, so a record read at once could reach the event log's file
+// and then be lost with its win in a crash, the win then booked afresh by
+// the exchange's retry, and its record written twice (seen once in CI's
+// kill -9 test). So the records are read from a snapshot taken first, and
+// a synced write (a WAL sync, which covers every commit before it) is made
+// before any of them is handed over.
 func (b *bids) PendingEvents(max int, fn func(id bidder.OutboxID, line []byte)) error {
 	s := (*Store)(b)
-	n := 0
-	err := scan(s.db, []byte{kindOutbox}, []byte{kindOutbox + 1}, func(k, v []byte) error {
-		if n >= max {
-			return errEnough
-		}
-		if id, ok := parseOutboxKey(k); ok {
-			fn(id, v)
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{kindOutbox}, UpperBound: []byte{kindOutbox + 1}})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	if !it.First() {
+		return it.Error()
+	}
+	if err := s.syncWAL(); err != nil {
+		return fmt.Errorf("outbox: make its records durable: %w", err)
+	}
+	for n := 0; it.Valid() && n < max; it.Next() {
+		if id, ok := parseOutboxKey(it.Key()); ok {
+			fn(id, it.Value())
 			n++
 		}
-		return nil
-	})
-	if errors.Is(err, errEnough) {
-		err = nil
 	}
-	return err
+	return it.Error()
 }
 
-// errEnough stops a scan that has what it wanted.
-var errEnough = errors.New("enough")
+// syncWAL returns once every commit made before it is durable: an empty
+// record in the WAL, synced (the WAL is written and synced in order).
+func (s *Store) syncWAL() error {
+	if s.syncHook != nil {
+		s.syncHook()
+	}
+	return s.db.LogData(nil, pebble.Sync)
+}
 
 // AckEvents implements bidder.EventOutbox: the records go, durably, so
 // that a restart does not offer them again once the log could have

@@ -2,8 +2,13 @@ package disk
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,4 +135,109 @@ func TestDealRecordSurvivesARestart(t *testing.T) {
 	got, err = s.Bids().Peek(ctx, auctionID, testNow)
 	require.NoError(t, err)
 	assert.Empty(t, got.Deal)
+}
+
+// TestOutboxHandsOverOnlyDurableRecords: a record committed while its WAL
+// sync is still under way is visible in Pebble before it is durable; the
+// outbox must not hand it to the event log until it is, or a crash would
+// leave a record of a win the restart never saw (and the exchange's retry
+// would book the win and write its record a second time). The WAL's syncs
+// are held at a gate; the outbox's reader must reach its own sync before
+// it hands the record over, and what it hands over survives a crash.
+func TestOutboxHandsOverOnlyDurableRecords(t *testing.T) {
+	ctx := context.Background()
+	mem := vfs.NewCrashableMem()
+	var gate syncGate
+	s := open(t, Config{Dir: "/state", FS: errorfs.Wrap(mem, errorfs.InjectorFunc(gate.maybeHold)), Clock: func() time.Time { return testNow }})
+	defer s.abandon()
+	atBarrier := make(chan struct{})
+	s.syncHook = func() { close(atBarrier) }
+	id := bidder.BidID{7, 7, 7}
+
+	gate.close()
+	claimed := make(chan error, 1)
+	go func() {
+		_, err := s.Bids().(bidder.EventClaimer).ClaimEvent(ctx, bidder.EventWin, id, testNow.Add(time.Hour), []byte(`{"type":"win"}`+"\n"))
+		claimed <- err
+	}()
+	<-gate.held // the claim's batch is applied, its WAL sync held
+
+	type handed struct {
+		durable bool
+		crash   *vfs.MemFS
+	}
+	got := make(chan handed, 1)
+	read := make(chan error, 1)
+	go func() {
+		read <- s.Bids().(bidder.EventOutbox).PendingEvents(10, func(bidder.OutboxID, []byte) {
+			got <- handed{durable: gate.isOpen(), crash: mem.CrashClone(vfs.CrashCloneCfg{})}
+		})
+	}()
+	select {
+	case <-atBarrier: // the reader waits for durability first: let the syncs go
+		gate.open()
+	case h := <-got:
+		gate.open()
+		require.True(t, h.durable, "the outbox handed over a record whose commit was not synced yet")
+	}
+	require.NoError(t, <-claimed)
+	require.NoError(t, <-read)
+	h := <-got
+	require.True(t, h.durable)
+
+	// What was handed over survives a crash at that moment.
+	again := open(t, Config{Dir: "/state", FS: h.crash, Clock: func() time.Time { return testNow }})
+	defer again.Close()
+	assert.Len(t, pending(t, again.Bids().(bidder.EventOutbox)), 1, "the record handed over is durable")
+}
+
+// syncGate holds the WAL's syncs while closed.
+type syncGate struct {
+	mu     sync.Mutex
+	closed chan struct{} // nil: open
+	held   chan struct{} // signalled when a sync is held
+}
+
+func (g *syncGate) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed, g.held = make(chan struct{}), make(chan struct{}, 1)
+}
+
+func (g *syncGate) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed != nil {
+		close(g.closed)
+		g.closed = nil
+	}
+}
+
+func (g *syncGate) isOpen() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed == nil
+}
+
+func (g *syncGate) maybeHold(op errorfs.Op) error {
+	if !strings.HasSuffix(op.Path, ".log") {
+		return nil
+	}
+	switch op.Kind {
+	case errorfs.OpFileSync, errorfs.OpFileSyncData, errorfs.OpFileSyncTo:
+	default:
+		return nil
+	}
+	g.mu.Lock()
+	closed, held := g.closed, g.held
+	g.mu.Unlock()
+	if closed == nil {
+		return nil
+	}
+	select {
+	case held <- struct{}{}:
+	default:
+	}
+	<-closed
+	return nil
 }

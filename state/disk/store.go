@@ -133,6 +133,8 @@ type Store struct {
 	claims  claimLocks    // of the once-only events (outbox.go)
 	outbox  chan struct{} // signalled when the outbox gets records
 
+	syncHook func() // tests: called as the outbox's reader syncs the WAL (outbox.go)
+
 	managedMu sync.Mutex // the managed set's commits, one at a time (managed.go)
 }
 
