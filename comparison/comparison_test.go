@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -95,14 +96,14 @@ func TestPickBest(t *testing.T) {
 		{"the best comes last", points([2]float64{100, 0}, [2]float64{200, 0}, [2]float64{300, 0}), 2, []string{"next best (maxThreads 2, 200)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			i, why := pickBest("maxThreads", tc.points)
+			i, why := pickBest(tc.points, func(p SweepPoint) string { return settingName(tomcat, p.Value) })
 			assert.Equal(t, tc.want, i)
 			for _, b := range tc.because {
 				assert.Contains(t, why, b)
 			}
 		})
 	}
-	i, _ := pickBest("maxThreads", nil)
+	i, _ := pickBest(nil, func(SweepPoint) string { return "" })
 	assert.Equal(t, -1, i)
 }
 
@@ -180,7 +181,9 @@ func TestGoMemLimit(t *testing.T) {
 func TestHeadlineAndArgv(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.DspdBin, cfg.DspdNoPGOBin = "bin/dspd", "bin/dspd-nopgo"
-	cs := headline(&cfg, 64, 2)
+	g1 := Collector{Key: gcG1, Name: "G1", Flags: "-XX:+UseG1GC"}
+	z := Collector{Key: gcZ, Name: "single-generation ZGC", Flags: "-XX:+UseZGC"}
+	cs := headline(&cfg, map[string]javaChoice{tomcat: {setting: 64, gc: g1}, netty: {setting: 2, gc: z}})
 	byName := map[string]contender{}
 	addrs := map[string]bool{}
 	for _, c := range cs {
@@ -205,15 +208,27 @@ func TestHeadlineAndArgv(t *testing.T) {
 	argv, env = byName[tomcat].argv(&cfg, "/out/tomcat-gc.log")
 	assert.Contains(t, strings.Join(argv, " "), "-http tomcat -addr 127.0.0.1:19303")
 	assert.Contains(t, strings.Join(argv, " "), "-max-threads 64")
-	assert.Equal(t, []string{"JAVA_HEAP=1g", "JAVA_OPTS=-XX:ActiveProcessorCount=1 -Xlog:gc:file=/out/tomcat-gc.log:uptime,level,tags"}, env)
+	assert.Equal(t, []string{"JAVA_HEAP=1g", "JAVA_GC=-XX:+UseG1GC", "JAVA_OPTS=-XX:ActiveProcessorCount=1 -Xlog:gc:file=/out/tomcat-gc.log:uptime,level,tags"}, env)
 
 	argv, env = byName[netty].argv(&cfg, "")
 	assert.Contains(t, strings.Join(argv, " "), "-http netty")
 	assert.Contains(t, strings.Join(argv, " "), "-event-loops 2")
-	assert.Equal(t, "JAVA_OPTS=-XX:ActiveProcessorCount=1", env[1], "no GC log, no -Xlog")
+	assert.Equal(t, []string{"JAVA_HEAP=1g", "JAVA_GC=-XX:+UseZGC", "JAVA_OPTS=-XX:ActiveProcessorCount=1"}, env, "no GC log, no -Xlog")
+	_, env = byName[netty].argv(&cfg, "/out/netty-gc.log")
+	assert.Equal(t, "JAVA_OPTS=-XX:ActiveProcessorCount=1 -Xlog:gc,gc+phases:file=/out/netty-gc.log:uptime,level,tags", env[2], "ZGC logs its pauses as phases")
+
+	// The collectors differ in JAVA_GC alone: the heap and the CPU count are every JVM's.
+	for _, gc := range []Collector{{Key: gcParallel, Flags: "-XX:+UseParallelGC"}, g1, z, {Key: gcShenandoah, Flags: "-XX:+UseShenandoahGC"}} {
+		c := sweepContender(tomcat, 2, 16, gc, 1)
+		argv, env := c.argv(&cfg, "")
+		assert.Equal(t, "127.0.0.1:19311", c.addr)
+		assert.Equal(t, "sweep/tomcat-2-"+gc.Key+"-16", c.name)
+		assert.Contains(t, strings.Join(argv, " "), "-max-threads 16")
+		assert.Equal(t, []string{"JAVA_HEAP=1g", "JAVA_GC=" + gc.Flags, "JAVA_OPTS=-XX:ActiveProcessorCount=1"}, env, gc.Key)
+	}
 
 	cfg.DspdNoPGOBin = ""
-	assert.Len(t, headline(&cfg, 200, 1), 4)
+	assert.Len(t, headline(&cfg, map[string]javaChoice{tomcat: {setting: 200}, netty: {setting: 1}}), 4)
 
 	assert.Equal(t, "", gcLogPath("/tmp/with space", "tomcat"), "run.sh splits JAVA_OPTS at spaces")
 	assert.Equal(t, "/tmp/out/netty-gc.log", gcLogPath("/tmp/out", "netty"))
@@ -242,6 +257,11 @@ func TestConfigCheck(t *testing.T) {
 		{"rate factor", func(c *Config) { c.RateFactor = 1.5 }, "rate factor"},
 		{"max threads", func(c *Config) { c.Sweep, c.MaxThreads = false, 0 }, "maxThreads"},
 		{"no dspd", func(c *Config) { c.DspdBin = "" }, "dspd binary"},
+		{"a collector of the sweep", func(c *Config) { c.SweepCollectors = []string{"g1", "cms"} }, `sweep collector "cms"`},
+		{"a collector twice", func(c *Config) { c.SweepCollectors = []string{"g1", "zgc", "g1"} }, `"g1": named twice`},
+		{"no collectors", func(c *Config) { c.SweepCollectors = nil }, "needs collectors"},
+		{"no sweep needs no collectors", func(c *Config) { c.Sweep, c.SweepCollectors = false, nil }, ""},
+		{"the collector without the sweep", func(c *Config) { c.Sweep, c.Collector = false, "serial" }, `collector "serial"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := base()
@@ -289,6 +309,39 @@ func TestParseJavaGCLog(t *testing.T) {
 	st := parseJavaGCLog(log)
 	assert.Equal(t, int64(3), st.Count)
 	assert.InDelta(t, 130.0, st.PauseMs, 1e-9)
+
+	g1 := `[0.010s][info][gc] Using G1
+[1.500s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 51M->3M(1024M) 2.750ms
+[5.100s][info][gc] GC(1) Pause Young (Concurrent Start) (G1 Humongous Allocation) 300M->200M(1024M) 4.250ms
+[5.200s][info][gc] GC(2) Concurrent Mark Cycle 80.125ms
+[5.210s][info][gc] GC(2) Pause Remark 210M->210M(1024M) 1.000ms
+`
+	assert.Equal(t, GCStats{Count: 3, PauseMs: 8}, parseJavaGCLog(g1), "the concurrent cycle is no pause")
+	assert.Equal(t, "G1", javaGCName(g1))
+
+	zgc := `[0.012s][info][gc,init] Initializing The Z Garbage Collector
+[0.013s][info][gc] Using The Z Garbage Collector
+[2.101s][info][gc,phases] GC(0) Pause Mark Start 0.125ms
+[2.180s][info][gc,phases] GC(0) Concurrent Mark 78.000ms
+[2.181s][info][gc,phases] GC(0) Pause Mark End 0.250ms
+[2.190s][info][gc,phases] GC(0) Pause Relocate Start 0.125ms
+[2.300s][info][gc] GC(0) Garbage Collection (Warmup) 104M(10%)->26M(3%)
+[2.400s][info][gc] Allocation Stall (http-nio-19303-exec-1) 12.000ms
+`
+	assert.Equal(t, GCStats{Count: 3, PauseMs: 0.5}, parseJavaGCLog(zgc), "ZGC's pauses are phases; a stall is no pause")
+	assert.Equal(t, "The Z Garbage Collector", javaGCName(zgc))
+
+	shenandoah := `[0.011s][info][gc] Using Shenandoah
+[1.000s][info][gc] Trigger: Learning 1 of 5. Free (716M) is below initial threshold (716M)
+[1.001s][info][gc] GC(0) Concurrent reset 0.500ms
+[1.002s][info][gc] GC(0) Pause Init Mark (unload classes) 0.250ms
+[1.050s][info][gc] GC(0) Concurrent marking (unload classes) 48.000ms
+[1.051s][info][gc] GC(0) Pause Final Mark (unload classes) 0.500ms
+[1.080s][info][gc] GC(0) Pause Final Update Refs 0.250ms
+[3.000s][info][gc] GC(1) Pause Degenerated GC (Mark) 900M->300M(1024M) 120.000ms
+`
+	assert.Equal(t, GCStats{Count: 4, PauseMs: 121}, parseJavaGCLog(shenandoah))
+	assert.Equal(t, "Shenandoah", javaGCName(shenandoah))
 	assert.Equal(t, GCStats{}, parseJavaGCLog(""))
 	assert.Equal(t, "Parallel", javaGCName(log))
 	assert.Equal(t, "", javaGCName("[0.1s][info][gc] GC(0) Pause Young 1ms"))
@@ -377,23 +430,27 @@ func fakeReport() *Report {
 		return Runtime{Version: "go1.26.8", Heap: "GOMEMLIMIT=1GiB", GC: "Go's concurrent mark and sweep, GOGC=100 (default), GOMEMLIMIT=1GiB",
 			GOMAXPROCS: 1, PGO: pgo, Transport: "net/http"}
 	}
-	java := func(front, flags string) Runtime {
-		return Runtime{Version: "17.0.15+6-Debian-1deb12u1", Heap: "-Xms1g -Xmx1g", GC: "Parallel (-XX:+UseParallelGC)",
-			CommandLine: "/usr/bin/java -Xms1g -Xmx1g -XX:+UseParallelGC -XX:ActiveProcessorCount=1 -cp a.jar:b.jar recbid.baseline.Main -http " + front,
-			JVMFlags:    flags, Transport: front + " transport", GCLog: "out/compare-java/" + front + "-gc.log"}
+	java := func(front string, gc Collector, named, flags string) Runtime {
+		return Runtime{Version: "17.0.15+6-Debian-1deb12u1", Heap: "-Xms1g -Xmx1g", GC: named + " (" + gc.Flags + ")",
+			CommandLine: "/usr/bin/java -Xms1g -Xmx1g " + gc.Flags + " -XX:ActiveProcessorCount=1 -cp a.jar:b.jar recbid.baseline.Main -http " + front,
+			JVMFlags:    flags, GCFlags: gcFlagsInForce(flags), Transport: front + " transport", GCLog: "out/compare-java/" + front + "-gc.log"}
 	}
 	rep.Servers = []ServerInfo{
 		{Name: goChi, Label: "Go chi", Lang: "go", Front: "chi", Pair: "idiomatic", RatePair: "idiomatic", Command: "taskset -c 0 bin/dspd -http chi",
 			Env: "GOMAXPROCS=1", StartupMs: 30, Runtime: gc("on (cmd/dspd/default.pgo)"), PeakRSSBytes: 50 << 20, Threads: 7, GC: GCStats{Count: 900, PauseMs: 45}, StoppedCleanly: true},
-		{Name: tomcat, Label: "Java Tomcat", Lang: "java", Front: tomcat, Pair: "idiomatic", RatePair: "idiomatic", Setting: "maxThreads 64",
-			SettingFrom: "the sweep: maxThreads 64: …", Command: "taskset -c 0 java-baseline/run.sh -http tomcat", Env: "JAVA_HEAP=1g",
-			StartupMs: 900, StartupLine: "java-baseline listening on 127.0.0.1:19303 (maxThreads 64, 17.0.15+6-Debian-1deb12u1)",
-			Runtime: java("tomcat", "-XX:CICompilerCount=2"), PeakRSSBytes: 300 << 20, Threads: 80, GC: GCStats{Count: 40, PauseMs: 120}, StoppedCleanly: true},
+		{Name: tomcat, Label: "Java Tomcat", Lang: "java", Front: tomcat, Pair: "idiomatic", RatePair: "idiomatic", Setting: "maxThreads 16",
+			SettingFrom: "the sweep: under G1, maxThreads 16: …", Collector: &fakeG1, CollectorFrom: "the sweep: at maxThreads 64, G1: …",
+			Command: "taskset -c 0 java-baseline/run.sh -http tomcat", Env: "JAVA_HEAP=1g JAVA_GC=-XX:+UseG1GC",
+			StartupMs: 900, StartupLine: "java-baseline listening on 127.0.0.1:19303 (maxThreads 16, 17.0.15+6-Debian-1deb12u1)",
+			Runtime:      java("tomcat", fakeG1, "G1", "-XX:CICompilerCount=2 -XX:ConcGCThreads=1 -XX:G1HeapRegionSize=1048576 -XX:+UseG1GC"),
+			PeakRSSBytes: 300 << 20, Threads: 80, GC: GCStats{Count: 40, PauseMs: 120}, StoppedCleanly: true},
 		{Name: goFasthttp, Label: "Go fasthttp", Lang: "go", Front: "fasthttp", Pair: "fastest", RatePair: "fastest", Command: "taskset -c 0 bin/dspd -http fasthttp",
 			Env: "GOMAXPROCS=1", StartupMs: 31, Runtime: gc("on (cmd/dspd/default.pgo)"), PeakRSSBytes: 60 << 20, Threads: 6, GC: GCStats{Count: 800, PauseMs: 40}, StoppedCleanly: true},
 		{Name: netty, Label: "Java Netty", Lang: "java", Front: netty, Pair: "fastest", RatePair: "fastest", Setting: "1 event loop",
-			SettingFrom: "the sweep: event loops 1: …", Command: "taskset -c 0 java-baseline/run.sh -http netty", Env: "JAVA_HEAP=1g",
-			StartupMs: 800, Runtime: java("netty", "-XX:CICompilerCount=2"), PeakRSSBytes: 280 << 20, Threads: 18, GC: GCStats{Count: 35, PauseMs: 100}, StoppedCleanly: true},
+			SettingFrom: "the sweep: under Parallel, 1 event loop: …", Collector: &fakeParallel, CollectorFrom: "the sweep: at 1 event loop, Parallel: …",
+			Command: "taskset -c 0 java-baseline/run.sh -http netty", Env: "JAVA_HEAP=1g JAVA_GC=-XX:+UseParallelGC",
+			StartupMs: 800, Runtime: java("netty", fakeParallel, "Parallel", "-XX:CICompilerCount=2 -XX:MaxNewSize=357564416 -XX:ParallelGCThreads=1 -XX:+UseParallelGC"),
+			PeakRSSBytes: 280 << 20, Threads: 18, GC: GCStats{Count: 35, PauseMs: 100}, StoppedCleanly: true},
 		{Name: goChiNoPGO, Label: "Go chi, no PGO", Lang: "go", Front: "chi", RatePair: "idiomatic", Command: "taskset -c 0 bin/dspd-nopgo -http chi",
 			Env: "GOMAXPROCS=1", StartupMs: 29, Runtime: gc("off"), PeakRSSBytes: 52 << 20, Threads: 7, StoppedCleanly: false},
 	}
@@ -420,31 +477,84 @@ func fakeReport() *Report {
 		}
 		rep.Scenarios = append(rep.Scenarios, res)
 	}
-	sample := func(rps float64, failed int64) Sample {
-		return Sample{RequestsPerSecond: rps, P99: 3, Failed: failed, Complete: int64(rps * 2)}
-	}
-	rep.Sweeps = []*Sweep{
-		{Front: tomcat, Param: "maxThreads", Scenarios: []string{"b", "c"}, Rounds: 2, Warmup: "8s", Duration: "2s"},
-		{Front: netty, Param: "event loops", Scenarios: []string{"b", "c"}, Rounds: 2, Warmup: "8s", Duration: "2s"},
-	}
-	for i, v := range []int{4, 16, 64, 200} {
-		b := []float64{30000, 33000, 35000, 36000}[i] // 200 is fastest in (b) but fails 0.5% of (c)
-		pt := SweepPoint{Value: v, Samples: map[string]Sample{"b": sample(b, 0), "c": sample(29000, int64(290*(i/3)))}}
-		pt.Score = score(pt.Samples, []string{"b", "c"})
-		rep.Sweeps[0].Points = append(rep.Sweeps[0].Points, pt)
-	}
-	for _, v := range []int{1, 2, 4} {
-		pt := SweepPoint{Value: v, Samples: map[string]Sample{"b": sample(45000/float64(v), 0), "c": sample(44000/float64(v), 0)}}
-		pt.Score = score(pt.Samples, []string{"b", "c"})
-		rep.Sweeps[1].Points = append(rep.Sweeps[1].Points, pt)
-	}
-	for _, sw := range rep.Sweeps {
-		i, why := pickBest(sw.Param, sw.Points)
-		sw.Chosen, sw.Reason = sw.Points[i].Value, why
-	}
+	rep.Collectors = fakeCollectors()
+	rep.Sweeps = fakeSweeps(&cfg)
 	rep.Warmth = warmth(rep.Servers, rep.Scenarios)
-	rep.Notes = notes(&cfg)
+	rep.Notes = notes(&cfg, rep.Collectors)
 	return rep
+}
+
+// The collectors of the fake JVM, a JDK 17: ZGC has one generation.
+var (
+	fakeParallel   = Collector{Key: gcParallel, Name: "Parallel", Flags: "-XX:+UseParallelGC"}
+	fakeG1         = Collector{Key: gcG1, Name: "G1", Flags: "-XX:+UseG1GC"}
+	fakeZ          = Collector{Key: gcZ, Name: "single-generation ZGC", Flags: "-XX:+UseZGC"}
+	fakeShenandoah = Collector{Key: gcShenandoah, Name: "Shenandoah", Flags: "-XX:+UseShenandoahGC"}
+)
+
+func fakeCollectors() []CollectorSupport {
+	return []CollectorSupport{
+		{Collector: fakeParallel, Supported: true, Tried: true},
+		{Collector: fakeG1, Supported: true, Tried: true},
+		{Collector: fakeZ, Supported: true, Tried: true, Note: "generational ZGC needs JDK 21; JDK 17's ZGC has one generation, tried instead"},
+		{Collector: fakeShenandoah, Supported: true, Tried: true},
+	}
+}
+
+// fakeStage measures a stage's points with made-up figures: on Tomcat,
+// maxThreads 200 is fastest in (b) under Parallel but fails 1% of (c); G1
+// beats Parallel at maxThreads 64, and under G1 maxThreads 16 is best. On
+// Netty one event loop is best and Parallel stays best.
+func fakeStage(front string) stageRunner {
+	type fig struct{ b, c, p99, p999 float64 }
+	threads := map[string]map[int]fig{
+		tomcat + gcParallel: {4: {30000, 29000, 3, 40}, 16: {33000, 29000, 3, 40}, 64: {35000, 29000, 3, 40}, 200: {36000, 29000, 3, 40}},
+		tomcat + gcG1:       {4: {31000, 30000, 4, 12}, 16: {37000, 31000, 4, 12}, 64: {36000, 30000, 4, 12}, 200: {36500, 30000, 4, 12}},
+		netty + gcParallel:  {1: {45000, 44000, 2, 30}, 2: {22500, 22000, 2, 30}, 4: {11250, 11000, 2, 30}},
+	}
+	collectors := map[string]map[string]fig{
+		tomcat: {gcParallel: {35000, 29000, 3, 40}, gcG1: {36000, 30000, 4, 12}, gcZ: {25000, 24000, 2.5, 5}, gcShenandoah: {28000, 27000, 3.5, 8}},
+		netty:  {gcParallel: {45000, 44000, 2, 30}, gcG1: {40000, 39000, 3, 10}, gcZ: {30000, 29000, 2.5, 4}, gcShenandoah: {35000, 34000, 3, 7}},
+	}
+	return func(n int, vary string, pts []SweepPoint) (SweepStage, error) {
+		for i := range pts {
+			pt := &pts[i]
+			f, ok := threads[front+pt.Collector.Key][pt.Value]
+			if vary == varyCollector {
+				f, ok = collectors[front][pt.Collector.Key]
+			}
+			if !ok {
+				return SweepStage{}, fmt.Errorf("no figures for %s, %s, %d", front, pt.Collector.Key, pt.Value)
+			}
+			failed := int64(0)
+			if front == tomcat && pt.Collector.Key == gcParallel && pt.Value == 200 {
+				failed = 290
+			}
+			pt.Samples = map[string]Sample{
+				"b": {RequestsPerSecond: f.b, P99: f.p99, P999: f.p999, Complete: int64(f.b * 2), GCCount: 10, GCPauseMs: f.p999 / 2},
+				"c": {RequestsPerSecond: f.c, P99: f.p99 * 2, P999: f.p999 * 2, Complete: int64(f.c * 2), Failed: failed, GCCount: 10, GCPauseMs: f.p999 / 2},
+			}
+			pt.Score = score(pt.Samples, []string{"b", "c"})
+		}
+		return pickStage(front, vary, pts), nil
+	}
+}
+
+func fakeSweeps(cfg *Config) []*Sweep {
+	var out []*Sweep
+	gcs := []Collector{fakeParallel, fakeG1, fakeZ, fakeShenandoah}
+	for _, front := range []string{tomcat, netty} {
+		values := cfg.SweepThreads
+		if front == netty {
+			values = cfg.SweepLoops
+		}
+		sw := newSweep(cfg, front)
+		if err := sweepFront(cfg, sw, values, gcs, fakeStage(front)); err != nil {
+			panic(err)
+		}
+		out = append(out, sw)
+	}
+	return out
 }
 
 func appendRound(s *Series, x Sample) *Series {
@@ -504,24 +614,49 @@ func TestReportShape(t *testing.T) {
 	assert.Contains(t, table.String(), "1.33x")
 	m := md.String()
 	for _, want := range []string{
-		"## Java settings sweep", "| 64 | 35000 | 3.00 | 29000 | 3.00 | 0 | 31859 | **chosen** |",
+		"## Java settings sweep", "| 64 | Parallel | 35000 | 3.00 | 40.00 | 29000 | 6.00 | 80.00 | 0 | 20, 40.0 ms | 31859 | **chosen** |",
+		// The collectors: the JVM's answers, each collector's tails in the sweep, the one in force and its flags.
+		"| single-generation ZGC | `-XX:+UseZGC` | yes: generational ZGC needs JDK 21; JDK 17's ZGC has one generation, tried instead | yes |",
+		"**Tomcat, stage 2: the collectors at maxThreads 64**", "| 64 | G1 | 36000 | 4.00 | 12.00 | 30000 | 8.00 | 24.00 | 0 | 20, 12.0 ms | 32863 | **chosen** |",
+		"| 64 | Shenandoah | 28000 | 3.50 | 8.00 | 27000 | 7.00 | 16.00 | 0 | 20, 8.0 ms | 27495 |  |",
+		"**Tomcat, stage 3: maxThreads again under G1**", "Tomcat gets **maxThreads 16** and **G1** (`-XX:+UseG1GC`).",
+		"Netty gets **1 event loop** and **Parallel** (`-XX:+UseParallelGC`).",
+		"| GC | Go's concurrent mark and sweep, GOGC=100 (default), GOMEMLIMIT=1GiB | G1 (-XX:+UseG1GC) |",
+		"| collector, from | - | G1 (-XX:+UseG1GC), from the sweep: at maxThreads 64, G1: … |",
+		"| GC flags in force | - | -XX:ConcGCThreads=1 -XX:G1HeapRegionSize=1048576 -XX:+UseG1GC | - | -XX:MaxNewSize=357564416 -XX:ParallelGCThreads=1 -XX:+UseParallelGC | - |",
+		"Java Tomcat (maxThreads 16, G1)", "servlets, maxThreads 16, G1 collector", "Single-generation ZGC maps its heap three times",
 		"## Runtimes", "| PGO | on (cmd/dspd/default.pgo) | - | on (cmd/dspd/default.pgo) | - | off |",
 		"| heap | GOMEMLIMIT=1GiB | -Xms1g -Xmx1g |", "| GC | Go's concurrent mark and sweep", "Parallel (-XX:+UseParallelGC)",
-		"-XX:ActiveProcessorCount=1", "GOMAXPROCS 1", "(classpath elided): `/usr/bin/java -Xms1g -Xmx1g -XX:+UseParallelGC -XX:ActiveProcessorCount=1 -cp … recbid.baseline.Main -http tomcat`",
+		"-XX:ActiveProcessorCount=1", "GOMAXPROCS 1", "(classpath elided): `/usr/bin/java -Xms1g -Xmx1g -XX:+UseG1GC -XX:ActiveProcessorCount=1 -cp … recbid.baseline.Main -http tomcat`",
 		"`jcmd PID VM.flags`", "## JIT warm-up", "| (b) keep-alive | 0.91 |",
 		"fastest at 4,000 req/s", "idiomatic at 2,500 req/s", "80% of Java Tomcat's 3150 req/s in (b)",
 		"80% of Java Netty's 5040 req/s in (b)", "maxThreads 64: the highest geometric mean of requests/s (31859), 3.0% above the next best (maxThreads 16, 30935); 1 point(s) with more than 0.1% of requests failed set aside",
+		"Tomcat: G1: the highest geometric mean of requests/s (32863), 3.2% above the next best (Parallel, 31859).",
 		"Tomcat 7", "![t](throughput.svg)",
 	} {
 		assert.Contains(t, m, want)
 	}
 	assert.NotContains(t, m, "a.jar", "the classpath is elided")
 
+	// The terminal names each collector's tails too.
+	tt := table.String()
+	for _, want := range []string{
+		"  collectors tried: Parallel, G1, single-generation ZGC, Shenandoah\n",
+		"  Tomcat, stage 2: the collectors at maxThreads 64\n",
+		"  collector            parallel         g1*       zgc  shenandoah\n",
+		"  (b) p99.9 ms             40.00      12.00       5.00       8.00\n",
+		"  Tomcat gets maxThreads 16, G1 (-XX:+UseG1GC)\n",
+	} {
+		assert.Contains(t, tt, want)
+	}
+
+	// Without the sweep: the JVM's collectors still, and the given one.
 	rep.Sweeps = nil
 	rep.Warmth = nil
+	rep.Collectors[3].Supported, rep.Collectors[3].Tried, rep.Collectors[3].Note = false, false, "not in this JVM: Unrecognized VM option 'UseShenandoahGC'"
 	md.Reset()
 	writeMarkdown(&md, rep, nil)
-	assert.Contains(t, md.String(), "## Java settings sweep\n\nSkipped (")
+	assert.Contains(t, md.String(), "| Shenandoah | `-XX:+UseShenandoahGC` | no: not in this JVM: Unrecognized VM option 'UseShenandoahGC' | no |\n\nSkipped (")
 	assert.Contains(t, md.String(), "With a single round there is no later round")
 	table.Reset()
 	WriteTable(&table, rep)
@@ -546,6 +681,16 @@ func TestBarSlotsGroupPairs(t *testing.T) {
 }
 
 func TestChartsLayout(t *testing.T) {
+	// The longest legend: a JVM on single-generation ZGC.
+	long := fakeReport()
+	long.Servers[1].Setting, long.Servers[1].Collector = "maxThreads 200", &fakeZ
+	for _, f := range charts(long) {
+		c := vgsvg.NewWith(vgsvg.UseWH(f.width, f.height))
+		dc := draw.New(c)
+		_, box := f.layout(dc)
+		assert.True(t, inside(box, dc.Rectangle), "%s: legend %v within the canvas %v", f.file, box, dc.Rectangle)
+	}
+
 	figs := charts(fakeReport())
 	require.Len(t, figs, 5)
 	for _, f := range figs {

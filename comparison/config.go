@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -19,9 +20,12 @@ type Config struct {
 	// The Java settings sweep, run before the headline rounds: a fresh JVM
 	// per point, warmed up for SweepWarmup, then measured for SweepDuration
 	// on each of SweepScenarios in SweepRounds alternating rounds (0: as
-	// many as Rounds); the fastest point of each front end serves the
-	// headline rows. With Sweep false, MaxThreads and EventLoops are used
-	// as given.
+	// many as Rounds); the thread settings under the first of
+	// SweepCollectors, then those collectors the JVM runs at the chosen
+	// setting, then, when another collector won, the thread settings again
+	// under it (see runSweeps). The fastest point of each front end serves
+	// the headline rows. With Sweep false, MaxThreads, EventLoops and
+	// Collector are used as given.
 	Sweep          bool
 	SweepRounds    int
 	SweepWarmup    time.Duration
@@ -29,8 +33,13 @@ type Config struct {
 	SweepScenarios []string // keys of scenarios, "b" and "c" by default
 	SweepThreads   []int    // Tomcat maxThreads values to try
 	SweepLoops     []int    // Netty event-loop counts to try
-	MaxThreads     int      // Tomcat's maxThreads without the sweep
-	EventLoops     int      // Netty's event loops without the sweep
+	// SweepCollectors are the collectors to try (parallel, g1, zgc,
+	// shenandoah), those the JVM does not run left out; the thread
+	// settings are tried under the first one first.
+	SweepCollectors []string
+	MaxThreads      int    // Tomcat's maxThreads without the sweep
+	EventLoops      int    // Netty's event loops without the sweep
+	Collector       string // the JVM's collector without the sweep
 
 	Campaigns string // campaigns file every server loads
 	PostData  string // the 2016 request body
@@ -55,8 +64,9 @@ func DefaultConfig() Config {
 		Requests: 10000, Duration: 10 * time.Second, Rounds: 3,
 		ParityN: 2000, RateFactor: 0.8,
 		Sweep: true, SweepWarmup: 8 * time.Second, SweepDuration: 2 * time.Second, SweepScenarios: []string{"b", "c"},
-		SweepThreads: []int{4, 16, 64, 200}, SweepLoops: []int{1, 2, 4},
+		SweepThreads: []int{4, 16, 64, 200}, SweepLoops: []int{1, 2, 4}, SweepCollectors: slices.Clone(collectorKeys),
 		MaxThreads: 200, EventLoops: 1, // Tomcat's default; Netty's with one available processor
+		Collector: gcParallel, // run.sh's default
 		Campaigns: "testdata/campaigns.json", PostData: "testdata/post.data", Corpus: "testdata/requests.txt",
 		OutDir: "out/compare-java", JavaRun: "java-baseline/run.sh", Heap: "1g", MaxBids: 1_000_000,
 		BidTTL: "20s", ClockStart: "2026-11-04T08:00:00Z", ServerCPU: 0,
@@ -77,6 +87,8 @@ func (c *Config) check() error {
 		return errors.New("the open loop's rate factor must be in (0, 1]")
 	case c.MaxThreads < 1 || c.EventLoops < 1:
 		return errors.New("Tomcat's maxThreads and Netty's event loops must be at least 1")
+	case !slices.Contains(collectorKeys, c.Collector):
+		return fmt.Errorf("collector %q: want one of %s", c.Collector, strings.Join(collectorKeys, ", "))
 	}
 	if c.Sweep {
 		if c.SweepDuration < time.Second || c.SweepWarmup < 0 {
@@ -88,6 +100,17 @@ func (c *Config) check() error {
 		for _, v := range append(slices.Clone(c.SweepThreads), c.SweepLoops...) {
 			if v < 1 {
 				return fmt.Errorf("sweep value %d: must be at least 1", v)
+			}
+		}
+		if len(c.SweepCollectors) == 0 {
+			return errors.New("the sweep needs collectors")
+		}
+		for i, k := range c.SweepCollectors {
+			if !slices.Contains(collectorKeys, k) {
+				return fmt.Errorf("sweep collector %q: want some of %s", k, strings.Join(collectorKeys, ", "))
+			}
+			if slices.Contains(c.SweepCollectors[:i], k) {
+				return fmt.Errorf("sweep collector %q: named twice", k)
 			}
 		}
 		for _, k := range c.SweepScenarios {

@@ -35,14 +35,28 @@ const (
 // contender is one server of the headline rounds, or of the sweep.
 type contender struct {
 	name, label string
-	lang        string // go, java
-	front       string // chi, fasthttp, tomcat, netty
-	pair        string // its pair's key; "" for the extra no-PGO row
-	ratePair    string // whose open-loop rate it gets in (d)
-	addr, admin string // admin: dspd's admin listener
-	bin         string // dspd's binary
-	setting     int    // Tomcat's maxThreads, Netty's event loops
+	lang        string    // go, java
+	front       string    // chi, fasthttp, tomcat, netty
+	pair        string    // its pair's key; "" for the extra no-PGO row
+	ratePair    string    // whose open-loop rate it gets in (d)
+	addr, admin string    // admin: dspd's admin listener
+	bin         string    // dspd's binary
+	setting     int       // Tomcat's maxThreads, Netty's event loops
+	gc          Collector // a JVM's collector
 }
+
+// javaChoice is what a Java front end runs with in the headline rounds,
+// and where each setting came from.
+type javaChoice struct {
+	setting     int
+	gc          Collector
+	settingFrom string
+	gcFrom      string
+}
+
+// cpuOpt gives every JVM one CPU's worth of runtime, as GOMAXPROCS=1 gives
+// dspd.
+const cpuOpt = "-XX:ActiveProcessorCount=1"
 
 // setting names a Java front end's thread setting.
 func settingName(front string, v int) string {
@@ -67,13 +81,16 @@ func settingParam(front string) string {
 }
 
 // headline lists the servers of the headline rounds, each pair side by
-// side, the no-PGO build last.
-func headline(cfg *Config, maxThreads, eventLoops int) []contender {
+// side, the no-PGO build last; java holds each Java front end's thread
+// setting and collector.
+func headline(cfg *Config, java map[string]javaChoice) []contender {
 	cs := []contender{
 		{name: goChi, label: "Go chi", lang: "go", front: "chi", pair: "idiomatic", addr: "127.0.0.1:19301", admin: "127.0.0.1:19401", bin: cfg.DspdBin},
-		{name: tomcat, label: "Java Tomcat", lang: "java", front: tomcat, pair: "idiomatic", addr: "127.0.0.1:19303", setting: maxThreads},
+		{name: tomcat, label: "Java Tomcat", lang: "java", front: tomcat, pair: "idiomatic", addr: "127.0.0.1:19303",
+			setting: java[tomcat].setting, gc: java[tomcat].gc},
 		{name: goFasthttp, label: "Go fasthttp", lang: "go", front: "fasthttp", pair: "fastest", addr: "127.0.0.1:19304", admin: "127.0.0.1:19404", bin: cfg.DspdBin},
-		{name: netty, label: "Java Netty", lang: "java", front: netty, pair: "fastest", addr: "127.0.0.1:19305", setting: eventLoops},
+		{name: netty, label: "Java Netty", lang: "java", front: netty, pair: "fastest", addr: "127.0.0.1:19305",
+			setting: java[netty].setting, gc: java[netty].gc},
 	}
 	if cfg.DspdNoPGOBin != "" {
 		cs = append(cs, contender{name: goChiNoPGO, label: "Go chi, no PGO", lang: "go", front: "chi", addr: "127.0.0.1:19302",
@@ -87,15 +104,15 @@ func headline(cfg *Config, maxThreads, eventLoops int) []contender {
 	return cs
 }
 
-// sweepContender is the i-th point of a Java front end's sweep; the points
-// of a front end run side by side, each on its own port.
-func sweepContender(front string, v, i int) contender {
+// sweepContender is the i-th point of a stage of a Java front end's
+// sweep; the points of a stage run side by side, each on its own port.
+func sweepContender(front string, stage, v int, gc Collector, i int) contender {
 	label := "Java Tomcat"
 	if front == netty {
 		label = "Java Netty"
 	}
-	return contender{name: fmt.Sprintf("sweep/%s-%d", front, v), label: label, lang: "java", front: front,
-		addr: fmt.Sprintf("127.0.0.1:%d", 19310+i), setting: v}
+	return contender{name: fmt.Sprintf("sweep/%s-%d-%s-%d", front, stage, gc.Key, v), label: label, lang: "java", front: front,
+		addr: fmt.Sprintf("127.0.0.1:%d", 19310+i), setting: v, gc: gc}
 }
 
 // argv and env start c pinned to nothing yet (start adds taskset); gcLog
@@ -119,11 +136,13 @@ func (c contender) argv(cfg *Config, gcLog string) (argv, env []string) {
 	} else {
 		argv = append(argv, "-event-loops", fmt.Sprint(c.setting))
 	}
-	opts := "-XX:ActiveProcessorCount=1"
+	// The heap and the CPU count are every JVM's; the collector's flags
+	// are the only JVM setting that differs.
+	opts := cpuOpt
 	if gcLog != "" {
-		opts += " -Xlog:gc:file=" + gcLog + ":uptime,level,tags"
+		opts += " -Xlog:" + gcLogTags(c.gc) + ":file=" + gcLog + ":uptime,level,tags"
 	}
-	return argv, []string{"JAVA_HEAP=" + cfg.Heap, "JAVA_OPTS=" + opts}
+	return argv, []string{"JAVA_HEAP=" + cfg.Heap, "JAVA_GC=" + c.gc.Flags, "JAVA_OPTS=" + opts}
 }
 
 // gcLogPath is where a JVM of the run logs its collections, or "" when the

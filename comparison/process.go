@@ -157,13 +157,17 @@ func (s *server) metrics(ctx context.Context) (string, error) {
 }
 
 // parseJavaGCLog counts the pauses of a unified JVM log of the gc tag
-// (-Xlog:gc), lines such as
+// (-Xlog:gc), and of gc+phases, where ZGC logs its pauses (gcLogTags),
+// lines such as
 //
 //	[3.021s][info][gc] GC(4) Pause Young (Allocation Failure) 275M->9M(981M) 2.512ms
+//	[3.021s][info][gc] GC(4) Pause Init Mark (unload classes) 0.191ms
+//	[3.021s][info][gc,phases] GC(4) Pause Mark Start 0.012ms
 func parseJavaGCLog(log string) GCStats {
 	var st GCStats
 	for _, line := range strings.Split(log, "\n") {
-		if !strings.Contains(line, "[gc]") || !strings.Contains(line, " Pause ") {
+		tagged := strings.Contains(line, "[gc]") || strings.Contains(line, "[gc,phases]")
+		if !tagged || !strings.Contains(line, " Pause ") {
 			continue
 		}
 		f := strings.Fields(line)

@@ -143,45 +143,6 @@ func writeTable(w io.Writer, rep *Report) {
 	}
 }
 
-func writeSweepTable(w io.Writer, rep *Report) {
-	if len(rep.Sweeps) == 0 {
-		fmt.Fprintf(w, "Java settings sweep skipped: %s\n\n", rep.Settings["sweep"])
-		return
-	}
-	sw0 := rep.Sweeps[0]
-	fmt.Fprintf(w, "Java settings sweep (scenarios %s; a fresh JVM per point, %s of warm-up, then %s per scenario, medians of %d round(s))\n",
-		strings.Join(sw0.Scenarios, ", "), sw0.Warmup, sw0.Duration, sw0.Rounds)
-	for _, sw := range rep.Sweeps {
-		head := fmt.Sprintf("  %-6s %-12s", frontName(sw.Front), sw.Param)
-		fmt.Fprint(w, head)
-		for _, pt := range sw.Points {
-			mark := " "
-			if pt.Value == sw.Chosen {
-				mark = "*"
-			}
-			fmt.Fprintf(w, " %9s", strconv.Itoa(pt.Value)+mark)
-		}
-		fmt.Fprintln(w)
-		for _, key := range sw.Scenarios {
-			fmt.Fprintf(w, "  %-19s", "("+key+") req/s")
-			for _, pt := range sw.Points {
-				fmt.Fprintf(w, " %9.0f", pt.Samples[key].RequestsPerSecond)
-			}
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "  %-19s", "failed")
-		for _, pt := range sw.Points {
-			fmt.Fprintf(w, " %9d", pt.failed())
-		}
-		fmt.Fprintf(w, "\n  %-19s", "score")
-		for _, pt := range sw.Points {
-			fmt.Fprintf(w, " %9.0f", pt.Score)
-		}
-		fmt.Fprintf(w, "\n  * %s\n", sw.Reason)
-	}
-	fmt.Fprintln(w)
-}
-
 func frontName(front string) string {
 	switch front {
 	case tomcat:
@@ -327,38 +288,7 @@ func writeMarkdown(w *strings.Builder, rep *Report, charts []chartFile) {
 		p("![%s](%s)\n\n", c.alt, c.file)
 	}
 
-	p("## Java settings sweep\n\n")
-	if len(rep.Sweeps) == 0 {
-		p("Skipped (%s).\n\n", rep.Settings["sweep"])
-	} else {
-		sw0 := rep.Sweeps[0]
-		p("Before the headline rounds, each Java front end's thread setting was tried on scenarios %s: a fresh JVM per point with the headline's JVM settings, pinned the same way, the points of a front end running side by side; %s of warm-up each (the corpus, keep-alive, 100 connections), then %s per scenario in %d alternating round(s), the figures below being the medians. The fastest point of each (the highest geometric mean of its requests/s over those scenarios, setting aside points where more than 0.1%% of requests failed) serves the headline rows.\n\n",
-			strings.Join(sw0.Scenarios, ", "), sw0.Warmup, sw0.Duration, sw0.Rounds)
-		for _, sw := range rep.Sweeps {
-			p("| %s %s |", frontName(sw.Front), sw.Param)
-			for _, key := range sw.Scenarios {
-				p(" (%s) req/s | (%s) p99 ms |", key, key)
-			}
-			p(" failed | score | |\n|---:|")
-			for range sw.Scenarios {
-				p("---:|---:|")
-			}
-			p("---:|---:|---|\n")
-			for _, pt := range sw.Points {
-				p("| %d |", pt.Value)
-				for _, key := range sw.Scenarios {
-					s := pt.Samples[key]
-					p(" %.0f | %.2f |", s.RequestsPerSecond, s.P99)
-				}
-				chosen := ""
-				if pt.Value == sw.Chosen {
-					chosen = "**chosen**"
-				}
-				p(" %d | %.0f | %s |\n", pt.failed(), pt.Score, chosen)
-			}
-			p("\n%s: %s.\n\n", frontName(sw.Front), sw.Reason)
-		}
-	}
+	writeSweepMarkdown(w, rep)
 
 	p("## Runtimes\n\n")
 	serverColumns(w, rep.Servers, " ", "---|")
@@ -386,6 +316,13 @@ func writeMarkdown(w *strings.Builder, rep *Report, charts []chartFile) {
 	})
 	rtRow("heap", func(s ServerInfo) string { return orDash(s.Runtime.Heap) })
 	rtRow("GC", func(s ServerInfo) string { return orDash(s.Runtime.GC) })
+	rtRow("collector, from", func(s ServerInfo) string {
+		if s.Collector == nil {
+			return "-"
+		}
+		return s.Collector.Name + " (" + s.Collector.Flags + "), from " + s.CollectorFrom
+	})
+	rtRow("GC flags in force", func(s ServerInfo) string { return orDash(s.Runtime.GCFlags) })
 	rtRow("PGO", func(s ServerInfo) string { return orDash(s.Runtime.PGO) })
 	rtRow("GCs, pause (whole life)", func(s ServerInfo) string { return fmt.Sprintf("%d, %.1f ms", s.GC.Count, s.GC.PauseMs) })
 	rtRow("threads at the end", func(s ServerInfo) string { return strconv.Itoa(s.Threads) })
@@ -400,6 +337,12 @@ func writeMarkdown(w *strings.Builder, rep *Report, charts []chartFile) {
 		p("**%s**\n\n", s.Label)
 		if s.Runtime.CommandLine != "" {
 			p("- JVM command line (classpath elided): `%s`\n", classpathRE.ReplaceAllString(s.Runtime.CommandLine, "-cp …"))
+		}
+		if s.Collector != nil {
+			p("- collector: %s, `%s`, from %s; in force, as its GC log names it: %s\n", s.Collector.Name, s.Collector.Flags, s.CollectorFrom, orDash(s.Runtime.GC))
+		}
+		if s.Runtime.GCFlags != "" {
+			p("- the collector's flags in force: `%s`\n", s.Runtime.GCFlags)
 		}
 		if s.Runtime.JVMFlags != "" {
 			p("- flags in force (`jcmd PID VM.flags`, ergonomic ones included): `%s`\n", s.Runtime.JVMFlags)
@@ -477,11 +420,19 @@ func describeServer(s ServerInfo) string {
 	case "fasthttp":
 		return fmt.Sprintf("%s (`dspd -http fasthttp`: valyala/fasthttp)", s.Label)
 	case tomcat:
-		return fmt.Sprintf("%s (`java-baseline/run.sh -http tomcat`: embedded Tomcat 10.1, servlets, %s)", s.Label, s.Setting)
+		return fmt.Sprintf("%s (`java-baseline/run.sh -http tomcat`: embedded Tomcat 10.1, servlets, %s%s)", s.Label, s.Setting, collectorSuffix(s))
 	case netty:
-		return fmt.Sprintf("%s (`java-baseline/run.sh -http netty`: Netty 4.1, %s)", s.Label, s.Setting)
+		return fmt.Sprintf("%s (`java-baseline/run.sh -http netty`: Netty 4.1, %s%s)", s.Label, s.Setting, collectorSuffix(s))
 	}
 	return s.Label
+}
+
+// collectorSuffix names a JVM's collector after its other settings.
+func collectorSuffix(s ServerInfo) string {
+	if s.Collector == nil {
+		return ""
+	}
+	return ", " + s.Collector.Name + " collector"
 }
 
 func orDash(s string) string {

@@ -3,6 +3,7 @@ package comparison
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -83,6 +84,7 @@ type Runtime struct {
 	PGO         string `json:"pgo,omitempty"`          // on (profile) or off, from the binary's build info
 	CommandLine string `json:"command_line,omitempty"` // the JVM's, from /proc
 	JVMFlags    string `json:"jvm_flags,omitempty"`    // jcmd VM.flags: the flags in force, ergonomic ones included
+	GCFlags     string `json:"gc_flags,omitempty"`     // the collector's own flags among JVMFlags
 	Transport   string `json:"transport,omitempty"`    // the HTTP server's I/O model
 	GCLog       string `json:"gc_log,omitempty"`
 }
@@ -97,129 +99,37 @@ type ServerInfo struct {
 	RatePair string `json:"rate_pair"`
 	// Setting is a Java front end's thread setting (Tomcat's maxThreads,
 	// Netty's event loops) and SettingFrom says how it was chosen.
-	Setting        string  `json:"setting,omitempty"`
-	SettingFrom    string  `json:"setting_from,omitempty"`
-	Command        string  `json:"command"`
-	Env            string  `json:"env"`
-	StartupMs      float64 `json:"startup_to_first_bid_ms"`
-	StartupLine    string  `json:"startup_line,omitempty"`
-	Runtime        Runtime `json:"runtime"`
-	PeakRSSBytes   int64   `json:"peak_rss_bytes"`
-	Threads        int     `json:"threads_at_end"`
-	GC             GCStats `json:"gc_total"` // over the process's life: start, parity, warm-up, every round
-	StoppedCleanly bool    `json:"stopped_cleanly"`
+	Setting     string `json:"setting,omitempty"`
+	SettingFrom string `json:"setting_from,omitempty"`
+	// Collector is a JVM's garbage collector, as it was asked for (its
+	// name and flags), and CollectorFrom says how it was chosen; the
+	// collector in force, as the JVM names it, is in Runtime.GC.
+	Collector      *Collector `json:"collector,omitempty"`
+	CollectorFrom  string     `json:"collector_from,omitempty"`
+	Command        string     `json:"command"`
+	Env            string     `json:"env"`
+	StartupMs      float64    `json:"startup_to_first_bid_ms"`
+	StartupLine    string     `json:"startup_line,omitempty"`
+	Runtime        Runtime    `json:"runtime"`
+	PeakRSSBytes   int64      `json:"peak_rss_bytes"`
+	Threads        int        `json:"threads_at_end"`
+	GC             GCStats    `json:"gc_total"` // over the process's life: start, parity, warm-up, every round
+	StoppedCleanly bool       `json:"stopped_cleanly"`
 }
 
-// legend names a server with its setting, for charts.
+// legend names a server with its setting and collector, for charts.
 func (s ServerInfo) legend() string {
+	var with []string
 	if s.Setting != "" {
-		return s.Label + " (" + s.Setting + ")"
+		with = append(with, s.Setting)
 	}
-	return s.Label
-}
-
-// Sweep is one Java front end's settings tried on a few scenarios.
-type Sweep struct {
-	Front     string       `json:"front"` // tomcat, netty
-	Param     string       `json:"param"` // maxThreads, event loops
-	Scenarios []string     `json:"scenarios"`
-	Rounds    int          `json:"rounds"`   // alternating rounds over the points
-	Warmup    string       `json:"warmup"`   // per point, before measuring
-	Duration  string       `json:"duration"` // of each measurement
-	Points    []SweepPoint `json:"points"`
-	Chosen    int          `json:"chosen"` // the value of the chosen point
-	Reason    string       `json:"reason"`
-}
-
-// SweepPoint is one setting of a sweep, on a fresh JVM.
-type SweepPoint struct {
-	Value     int                 `json:"value"`
-	Samples   map[string]Sample   `json:"samples"` // by scenario key, the medians of the rounds
-	Rounds    map[string][]Sample `json:"rounds,omitempty"`
-	Score     float64             `json:"score"` // geometric mean of the scenarios' requests/s
-	StartupMs float64             `json:"startup_to_first_bid_ms"`
-}
-
-func (p SweepPoint) failed() int64 {
-	var n int64
-	for _, s := range p.Samples {
-		n += s.Failed
+	if s.Collector != nil {
+		with = append(with, s.Collector.Name)
 	}
-	return n
-}
-
-// maxFailedShare is the share of failed requests above which a sweep
-// point is set aside: a setting that breaks under the load (timeouts,
-// refused connections), as opposed to the odd request caught in a GC pause.
-const maxFailedShare = 0.001
-
-// failing tells whether more than maxFailedShare of the point's requests
-// failed.
-func (p SweepPoint) failing() bool {
-	var n int64
-	for _, s := range p.Samples {
-		n += s.Complete
+	if len(with) == 0 {
+		return s.Label
 	}
-	failed := p.failed()
-	return failed > 0 && float64(failed) > maxFailedShare*float64(n)
-}
-
-// score is the geometric mean of the requests/s of the given scenarios: a
-// setting must be good on all of them, and no scenario dominates for its
-// scale.
-func score(samples map[string]Sample, keys []string) float64 {
-	if len(keys) == 0 {
-		return 0
-	}
-	sum := 0.0
-	for _, k := range keys {
-		s, ok := samples[k]
-		if !ok || s.RequestsPerSecond <= 0 {
-			return 0
-		}
-		sum += math.Log(s.RequestsPerSecond)
-	}
-	return math.Exp(sum / float64(len(keys)))
-}
-
-// pickBest chooses the point with the highest score among those whose
-// failures stay under maxFailedShare (among all when none does), the first
-// of equal scores, and says why.
-func pickBest(param string, points []SweepPoint) (int, string) {
-	if len(points) == 0 {
-		return -1, "no points"
-	}
-	clean := 0
-	for _, p := range points {
-		if !p.failing() {
-			clean++
-		}
-	}
-	best, next := -1, -1
-	for i, p := range points {
-		if clean > 0 && p.failing() {
-			continue
-		}
-		switch {
-		case best < 0 || p.Score > points[best].Score:
-			best, next = i, best
-		case next < 0 || p.Score > points[next].Score:
-			next = i
-		}
-	}
-	b := points[best]
-	why := fmt.Sprintf("%s %d: the highest geometric mean of requests/s (%.0f)", param, b.Value, b.Score)
-	if next >= 0 && points[next].Score > 0 {
-		why += fmt.Sprintf(", %.1f%% above the next best (%s %d, %.0f)", (b.Score/points[next].Score-1)*100,
-			param, points[next].Value, points[next].Score)
-	}
-	if dropped := len(points) - clean; clean > 0 && dropped > 0 {
-		why += fmt.Sprintf("; %d point(s) with more than %g%% of requests failed set aside", dropped, maxFailedShare*100)
-	}
-	if clean == 0 {
-		why += fmt.Sprintf("; every point had more than %g%% of requests failed", maxFailedShare*100)
-	}
-	return best, why
+	return s.Label + " (" + strings.Join(with, ", ") + ")"
 }
 
 // openRates gives each pair's open loop its offered rate: rateFactor of the
@@ -283,17 +193,20 @@ func warmth(servers []ServerInfo, scenarios []*ScenarioResult) []Warmth {
 
 // Report is the whole comparison, as report.json holds it.
 type Report struct {
-	Started   time.Time         `json:"started"`
-	Took      string            `json:"took"`
-	Machine   map[string]string `json:"machine"`
-	Settings  map[string]string `json:"settings"`
-	Pairs     []Pair            `json:"pairs"`
-	Sweeps    []*Sweep          `json:"sweeps,omitempty"`
-	Servers   []ServerInfo      `json:"servers"`
-	Scenarios []*ScenarioResult `json:"scenarios"`
-	Warmth    []Warmth          `json:"round1_vs_later,omitempty"`
-	Reference Reference2016     `json:"reference_2016"`
-	Notes     []string          `json:"notes"`
+	Started  time.Time         `json:"started"`
+	Took     string            `json:"took"`
+	Machine  map[string]string `json:"machine"`
+	Settings map[string]string `json:"settings"`
+	Pairs    []Pair            `json:"pairs"`
+	// Collectors are the JVM's answers about each collector the
+	// comparison knows (Java runs on one of the supported ones).
+	Collectors []CollectorSupport `json:"java_collectors,omitempty"`
+	Sweeps     []*Sweep           `json:"sweeps,omitempty"`
+	Servers    []ServerInfo       `json:"servers"`
+	Scenarios  []*ScenarioResult  `json:"scenarios"`
+	Warmth     []Warmth           `json:"round1_vs_later,omitempty"`
+	Reference  Reference2016      `json:"reference_2016"`
+	Notes      []string           `json:"notes"`
 }
 
 // Reference2016 is the experiment being re-run, as published.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/recbid/dspd/loadtest"
@@ -32,25 +33,32 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	in := inputs{cfg: &cfg, post: [][]byte{post}, corpus: corpus}
 	rep := &Report{Started: began.UTC(), Machine: machine(), Reference: reference2016, Settings: settings(&cfg), Pairs: pairs}
 
-	maxThreads, eventLoops := cfg.MaxThreads, cfg.EventLoops
-	from := map[string]string{tomcat: "given (-max-threads; the sweep was skipped)", netty: "given (-event-loops; the sweep was skipped)"}
+	gcs, err := javaCollectors(ctx, &cfg, rep)
+	if err != nil {
+		return nil, err
+	}
+	java := map[string]javaChoice{}
+	for front, flag := range map[string]string{tomcat: "-max-threads", netty: "-event-loops"} {
+		setting := cfg.MaxThreads
+		if front == netty {
+			setting = cfg.EventLoops
+		}
+		java[front] = javaChoice{setting: setting, gc: gcs[0], settingFrom: "given (" + flag + "; the sweep was skipped)",
+			gcFrom: "given (-collector; the sweep was skipped)"}
+	}
 	if cfg.Sweep {
-		sweeps, err := runSweeps(ctx, &cfg, in, post)
+		sweeps, err := runSweeps(ctx, &cfg, in, post, gcs)
 		if err != nil {
 			return nil, err
 		}
 		rep.Sweeps = sweeps
 		for _, sw := range sweeps {
-			from[sw.Front] = "the sweep: " + sw.Reason
-			if sw.Front == tomcat {
-				maxThreads = sw.Chosen
-			} else {
-				eventLoops = sw.Chosen
-			}
+			java[sw.Front] = javaChoice{setting: sw.Chosen, gc: sw.Collector, settingFrom: "the sweep: " + sw.Reason,
+				gcFrom: "the sweep: " + sw.CollectorReason}
 		}
 	}
 
-	servers, err := startAll(ctx, &cfg, post, rep, headline(&cfg, maxThreads, eventLoops), from)
+	servers, err := startAll(ctx, &cfg, post, rep, headline(&cfg, java), java)
 	defer func() {
 		for _, s := range servers {
 			err := s.Stop()
@@ -137,8 +145,38 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Warmth = warmth(rep.Servers, rep.Scenarios)
 	rep.Took = time.Since(began).Round(time.Second).String()
-	rep.Notes = notes(&cfg)
+	rep.Notes = notes(&cfg, rep.Collectors)
 	return rep, nil
+}
+
+// javaCollectors asks the JVM which collectors it runs, records its
+// answers in rep, and returns the ones the run tries: the sweep's, or the
+// one given without it.
+func javaCollectors(ctx context.Context, cfg *Config, rep *Report) ([]Collector, error) {
+	cfg.Log("asking the JVM of %s which collectors it runs", cfg.JavaRun)
+	support, err := detectCollectors(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("asking the JVM about its collectors: %w", err)
+	}
+	keys := []string{cfg.Collector}
+	if cfg.Sweep {
+		keys = cfg.SweepCollectors
+	}
+	gcs, skipped, err := candidates(support, keys)
+	for i := range support {
+		support[i].Tried = slices.ContainsFunc(gcs, func(gc Collector) bool { return gc.Key == support[i].Key })
+	}
+	rep.Collectors = support
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range skipped {
+		cfg.Log("  not tried: %s", s)
+	}
+	for _, gc := range gcs {
+		cfg.Log("  tried: %s (%s)", gc.Name, gc.Flags)
+	}
+	return gcs, nil
 }
 
 // warmUp gives s unmeasured load: the corpus, keep-alive, 100 connections.
@@ -266,7 +304,7 @@ func readLines(path string) ([][]byte, error) {
 // startAll starts every contender pinned to the server CPU and describes
 // it. (The load driver, this process, is pinned by its caller: make runs it
 // under taskset.)
-func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report, cs []contender, from map[string]string) ([]*server, error) {
+func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report, cs []contender, java map[string]javaChoice) ([]*server, error) {
 	var servers []*server
 	for _, c := range cs {
 		cfg.Log("starting %s", c.name)
@@ -281,8 +319,12 @@ func startAll(ctx context.Context, cfg *Config, post []byte, rep *Report, cs []c
 		servers = append(servers, s)
 		argv, env := s.command()
 		info := ServerInfo{Name: c.name, Label: c.label, Lang: c.lang, Front: c.front, Pair: c.pair, RatePair: c.ratePair,
-			Setting: settingName(c.front, c.setting), SettingFrom: from[c.front],
+			Setting: settingName(c.front, c.setting), SettingFrom: java[c.front].settingFrom,
 			Command: argv, Env: env, StartupMs: float64(s.startup.Microseconds()) / 1000}
+		if c.lang == "java" {
+			gc := c.gc
+			info.Collector, info.CollectorFrom = &gc, java[c.front].gcFrom
+		}
 		info.Runtime, info.StartupLine = describeRuntime(ctx, cfg, s)
 		rep.Servers = append(rep.Servers, info)
 		cfg.Log("  %s answered its first bid %.0f ms after it was started", c.name, float64(s.startup.Milliseconds()))

@@ -32,13 +32,18 @@ func describeRuntime(ctx context.Context, cfg *Config, s *server) (Runtime, stri
 			rt.GC = javaGCName(string(b))
 		}
 	}
-	if gc := gcFlag(rt.CommandLine); gc != "" {
+	gc := s.gc.Flags
+	if gc == "" {
+		gc = gcFlag(rt.CommandLine)
+	}
+	if gc != "" {
 		rt.GC = strings.TrimSpace(rt.GC + " (" + gc + ")")
 	}
 	jctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if out, err := exec.CommandContext(jctx, "jcmd", strconv.Itoa(s.PID()), "VM.flags").Output(); err == nil {
 		rt.JVMFlags = jcmdFlags(string(out))
+		rt.GCFlags = gcFlagsInForce(rt.JVMFlags)
 	} else {
 		rt.JVMFlags = "(jcmd VM.flags failed: " + err.Error() + ")"
 	}

@@ -1,8 +1,9 @@
 // Command compare re-runs the 2016 Go-versus-Tomcat experiment with two
 // pairs (see package comparison): idiomatic, dspd -http chi against
-// Tomcat, and fastest, dspd -http fasthttp against Netty. It first sweeps
-// Tomcat's maxThreads and Netty's event loops (-sweep=false skips it),
-// then runs every scenario on every server in alternating rounds and
+// Tomcat, and fastest, dspd -http fasthttp against Netty. It first asks
+// the JVM which garbage collectors it runs, then sweeps Tomcat's
+// maxThreads, Netty's event loops and the collectors (-sweep=false skips
+// it), then runs every scenario on every server in alternating rounds and
 // prints a side-by-side table; the report, the JSON and the charts go to
 // -out. `make compare-java` builds everything and runs it pinned to the
 // load CPU:
@@ -80,13 +81,15 @@ func parseFlags(args []string, w io.Writer) (comparison.Config, error) {
 	fs.StringVar(&cfg.Heap, "heap", cfg.Heap, "memory of each runtime: Java -Xms=-Xmx, Go GOMEMLIMIT")
 	fs.IntVar(&cfg.ServerCPU, "server-cpu", cfg.ServerCPU, "CPU the servers are pinned to")
 	fs.StringVar(&cfg.OutDir, "out", cfg.OutDir, "output directory")
-	fs.BoolVar(&cfg.Sweep, "sweep", cfg.Sweep, "sweep Tomcat's maxThreads and Netty's event loops first and use the fastest of each; false: use -max-threads and -event-loops")
+	fs.BoolVar(&cfg.Sweep, "sweep", cfg.Sweep, "sweep Tomcat's maxThreads, Netty's event loops and the JVM's collectors first and use the fastest of each; false: use -max-threads, -event-loops and -collector")
 	fs.DurationVar(&cfg.SweepWarmup, "sweep-warmup", cfg.SweepWarmup, "unmeasured load per sweep point (a fresh JVM) before measuring")
 	fs.DurationVar(&cfg.SweepDuration, "sweep-duration", cfg.SweepDuration, "each measurement of a sweep point")
 	fs.IntVar(&cfg.SweepRounds, "sweep-rounds", cfg.SweepRounds, "alternating rounds over the sweep's points; 0: as many as -rounds")
 	fs.Var(&intList{&cfg.SweepThreads}, "sweep-max-threads", "Tomcat maxThreads values the sweep tries")
 	fs.Var(&intList{&cfg.SweepLoops}, "sweep-event-loops", "Netty event-loop counts the sweep tries")
 	fs.Var(&stringList{&cfg.SweepScenarios}, "sweep-scenarios", "scenarios the sweep measures (b, c, e)")
+	fs.Var(&stringList{&cfg.SweepCollectors}, "sweep-collectors", "collectors the sweep tries, those the JVM runs (parallel, g1, zgc, shenandoah); the thread settings are tried under the first one first")
+	fs.StringVar(&cfg.Collector, "collector", cfg.Collector, "the JVM's collector without the sweep (parallel, g1, zgc, shenandoah)")
 	fs.IntVar(&cfg.MaxThreads, "max-threads", cfg.MaxThreads, "Tomcat's maxThreads without the sweep")
 	fs.IntVar(&cfg.EventLoops, "event-loops", cfg.EventLoops, "Netty's event loops without the sweep")
 	if err := fs.Parse(args); err != nil {

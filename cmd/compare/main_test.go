@@ -26,13 +26,19 @@ func TestParseFlags(t *testing.T) {
 			assert.Equal(t, []string{"b", "c"}, c.SweepScenarios)
 			assert.Equal(t, 2*time.Second, c.SweepDuration)
 			assert.Equal(t, 8*time.Second, c.SweepWarmup)
+			assert.Equal(t, []string{"parallel", "g1", "zgc", "shenandoah"}, c.SweepCollectors, "Parallel, run.sh's default, first")
+			assert.Equal(t, "parallel", c.Collector)
 			assert.Equal(t, "bin/dspd", c.DspdBin)
 			assert.Equal(t, def.Duration, c.Duration)
 		}},
-		{"the sweep skipped, settings given", []string{"-sweep=false", "-max-threads", "64", "-event-loops", "2"}, func(t *testing.T, c comparison.Config) {
+		{"the sweep skipped, settings given", []string{"-sweep=false", "-max-threads", "64", "-event-loops", "2", "-collector", "g1"}, func(t *testing.T, c comparison.Config) {
 			assert.False(t, c.Sweep)
 			assert.Equal(t, 64, c.MaxThreads)
 			assert.Equal(t, 2, c.EventLoops)
+			assert.Equal(t, "g1", c.Collector)
+		}},
+		{"other collectors", []string{"-sweep-collectors", "g1, zgc"}, func(t *testing.T, c comparison.Config) {
+			assert.Equal(t, []string{"g1", "zgc"}, c.SweepCollectors)
 		}},
 		{"other sweep points", []string{"-sweep-max-threads", "8, 32", "-sweep-event-loops", "1", "-sweep-scenarios", "b", "-sweep-duration", "3s", "-sweep-warmup", "12s"}, func(t *testing.T, c comparison.Config) {
 			assert.Equal(t, []int{8, 32}, c.SweepThreads)
@@ -63,6 +69,7 @@ func TestParseFlagsRefuses(t *testing.T) {
 		{"-sweep-max-threads", "0"},
 		{"-sweep-event-loops", ""},
 		{"-sweep-scenarios", " , "},
+		{"-sweep-collectors", ","},
 		{"stray"},
 		{"-no-such-flag"},
 	} {
