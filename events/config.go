@@ -8,6 +8,19 @@ import (
 	"github.com/recbid/dspd/bidder"
 )
 
+// FileSyncer does the fsyncs of the segment files the log writes.
+type FileSyncer interface {
+	// Track returns what syncs and closes f from now on, in place of f's
+	// own Sync and Close.
+	Track(f *os.File, name string) SyncCloser
+}
+
+// SyncCloser syncs and closes a file.
+type SyncCloser interface {
+	Sync() error
+	Close() error
+}
+
 // Config configures a Log. Zero fields take the defaults below.
 type Config struct {
 	// Dir is the directory of the segments, created when missing; one Log
@@ -52,6 +65,10 @@ type Config struct {
 	Clock func() time.Time
 	// Logger receives opening, rotation, failure and recovery lines.
 	Logger *slog.Logger
+	// Files, when set, does the segments' fsyncs (the disk state's sync
+	// helper, so that a goroutine waiting for the disk holds no Go P); nil:
+	// each file's own Sync.
+	Files FileSyncer
 	// Fatal is called when the log cannot go on (a failed fsync, an I/O
 	// error other than a full disk): it must not return. The default logs
 	// and exits with status 1, as the disk state does.

@@ -60,10 +60,18 @@ func (l *Log) open() error {
 		f.Close()
 		return fmt.Errorf("events: %s: %w", open.Path, err)
 	}
-	l.f, l.seq, l.size = f, open.Seq, good
+	l.f, l.fsync, l.seq, l.size = f, l.track(f), open.Seq, good
 	l.first = firstTime(open.Path, l.cfg.Clock())
 	l.durable.Store(&Position{Seq: l.seq, Offset: l.size})
 	return l.recover()
+}
+
+// track returns what syncs and closes f, a segment being written.
+func (l *Log) track(f *os.File) SyncCloser {
+	if l.cfg.Files == nil {
+		return f
+	}
+	return l.cfg.Files.Track(f, f.Name())
 }
 
 // create starts segment seq.
@@ -83,7 +91,7 @@ func (l *Log) create(seq uint64) error {
 		}
 		return fmt.Errorf("events: %s: %w", path, err)
 	}
-	l.f, l.seq, l.size, l.first = f, seq, 0, time.Time{}
+	l.f, l.fsync, l.seq, l.size, l.first = f, l.track(f), seq, 0, time.Time{}
 	l.durable.Store(&Position{Seq: seq, Offset: 0})
 	return nil
 }
@@ -91,7 +99,7 @@ func (l *Log) create(seq uint64) error {
 // rotate finishes the segment being written and starts the next.
 func (l *Log) rotate() error {
 	seg := Segment{Seq: l.seq, Path: filepath.Join(l.cfg.Dir, segmentName(l.seq, extOpen)), Open: true, Size: l.size}
-	if err := l.f.Close(); err != nil { // written and synced already
+	if err := l.fsync.Close(); err != nil { // written and synced already
 		return l.fail("close", err)
 	}
 	if err := l.finishFile(seg); err != nil {

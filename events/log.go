@@ -44,6 +44,7 @@ type Log struct {
 
 	// The writer goroutine's own, but for the atomics.
 	f            *os.File
+	fsync        SyncCloser                   // syncs and closes f: f itself, or Config.Files's
 	seq          uint64                       // of the segment being written
 	size         int64                        // its bytes written
 	first        time.Time                    // its first record's time (zero: none yet)
@@ -292,7 +293,7 @@ func (l *Log) Close() error {
 	<-l.compressed
 	var err error
 	if l.f != nil {
-		err = l.f.Close()
+		err = l.fsync.Close()
 	}
 	return errors.Join(err, l.lock.Close())
 }

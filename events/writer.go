@@ -212,7 +212,7 @@ func (l *Log) write(p []byte) error {
 	if err != nil {
 		return l.fail("write", err)
 	}
-	if err := l.f.Sync(); err != nil {
+	if err := l.fsync.Sync(); err != nil {
 		// After a failed fsync the kernel may have dropped the pages it
 		// could not write: fail-stop, as the disk state does.
 		return l.fail("fsync", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/recbid/dspd/bidder"
 	"github.com/recbid/dspd/managed"
 	"github.com/recbid/dspd/state/disk"
+	"github.com/recbid/dspd/state/disk/synchelper"
 	"github.com/recbid/dspd/state/memory"
 	"github.com/recbid/dspd/state/redis"
 )
@@ -43,6 +44,7 @@ type Config struct {
 	MaxFreqCounters int              // per-user frequency counters (memory and disk)
 	MaxEventClaims  int              // once-only event claims (memory; disk and Redis keep theirs on disk)
 	BidWindow       time.Duration    // disk: how long a bid's record may wait for its write
+	SyncHelper      bool             // disk: fsync in a helper process (disk.Config.SyncHelper)
 	Clock           func() time.Time // the server clock (default: the wall clock)
 	Logger          *slog.Logger     // default slog.Default()
 }
@@ -57,7 +59,10 @@ type Store struct {
 	// Managed keeps the campaign set managed through the API (package
 	// managed): in memory, in the state directory, or in Redis.
 	Managed managed.Store
-	close   func() error
+	// SyncHelper does the disk state's fsyncs (Config.SyncHelper), and can
+	// do the event log's: nil when there is none.
+	SyncHelper *synchelper.Helper
+	close      func() error
 }
 
 // Close flushes and closes the store.
@@ -93,11 +98,12 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 	case strings.HasPrefix(url, "disk:") && url != "disk:":
 		s, err := disk.Open(disk.Config{Dir: strings.TrimPrefix(url, "disk:"), BidWindow: cfg.BidWindow,
 			BidTTL: cfg.BidTTL, MaxBids: cfg.MaxBids, MaxDayCounters: cfg.MaxDayCounters,
-			MaxFreqCounters: cfg.MaxFreqCounters, Clock: cfg.Clock, Logger: cfg.Logger})
+			MaxFreqCounters: cfg.MaxFreqCounters, Clock: cfg.Clock, Logger: cfg.Logger, SyncHelper: cfg.SyncHelper})
 		if err != nil {
 			return nil, fmt.Errorf("state: %w", err)
 		}
-		return &Store{Kind: Disk, Ledger: s.Ledger(), Bids: s.Bids(), HashKey: s.HashKey(), Managed: s.Managed(), close: s.Close}, nil
+		return &Store{Kind: Disk, Ledger: s.Ledger(), Bids: s.Bids(), HashKey: s.HashKey(), Managed: s.Managed(),
+			SyncHelper: s.SyncHelper(), close: s.Close}, nil
 	case strings.HasPrefix(url, "redis://"), strings.HasPrefix(url, "redis-cluster://"):
 		s, err := redis.Open(ctx, redis.Config{URL: url, BidTTL: cfg.BidTTL})
 		if err != nil {

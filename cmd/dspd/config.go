@@ -43,6 +43,7 @@ type config struct {
 	maxFreq             int
 	maxDays             int
 	state               string
+	syncHelper          bool // with -state disk: fsync in a helper process, so that it holds no P
 	bidWindow           time.Duration
 	drainTimeout        time.Duration
 	sweepEvery          time.Duration
@@ -134,6 +135,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.maxFreq, "max-freq-counters", c.maxFreq, "most frequency counters held (about 70 bytes each); when full of live counters, bids on capped campaigns are refused (reason capacity) (0: the default)")
 	fs.IntVar(&c.maxDays, "max-day-counters", c.maxDays, "most (campaign, day) budget counters held; when full of live counters, bids are refused (reason capacity) (0: the default)")
 	fs.StringVar(&c.state, "state", c.state, "where budgets, frequency counters and bid records live: disk:DIR (kept through restarts and crashes, one dspd per directory), memory (this process only: lost at exit), or redis://HOST:PORT/DB (shared by replicas; redis-cluster://HOST:PORT for Redis Cluster)")
+	fs.BoolVar(&c.syncHelper, "sync-helper", c.syncHelper, "with -state disk: fsync (the database's and the event log's) in a helper process (this binary started again), so that a goroutine waiting for the disk holds no Go scheduler's P and dspd runs with GOMAXPROCS 1; off (the default): fsync in-process, with GOMAXPROCS raised to at least 2, which measured faster on one CPU (docs/operations.md, One CPU)")
 	fs.DurationVar(&c.bidWindow, "bid-window", c.bidWindow, "with -state disk: 0 answers a bid once its record is durable (group commit); above 0, bids are answered at once and their records written within this window, which a crash can lose (docs/operations.md)")
 	fs.DurationVar(&c.drainTimeout, "drain-timeout", c.drainTimeout, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "log format: text or json")

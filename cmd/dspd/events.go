@@ -15,6 +15,7 @@ import (
 	"github.com/recbid/dspd/events"
 	"github.com/recbid/dspd/events/kafka"
 	"github.com/recbid/dspd/state"
+	"github.com/recbid/dspd/state/disk/synchelper"
 )
 
 // eventsConfig is the event log's part of the command line.
@@ -101,6 +102,7 @@ func openEvents(cfg config, t eventsTarget, st *state.Store, now func() time.Tim
 		KeepUnshipped:  len(t.brokers) > 0,
 		Window:         cfg.bidWindow,
 		Outbox:         st.Outbox(),
+		Files:          helperFiles(st.SyncHelper),
 		Clock:          now,
 		Logger:         log,
 	})
@@ -111,6 +113,20 @@ func openEvents(cfg config, t eventsTarget, st *state.Store, now func() time.Tim
 		"segment_bytes", ec.segmentBytes, "segment_age", ec.segmentAge, "compress", ec.compress)
 	return l, nil
 }
+
+// helperFiles has the disk state's sync helper do the event log's fsyncs
+// too, so that with one P no fsync holds it; nil without a helper.
+func helperFiles(h *synchelper.Helper) events.FileSyncer {
+	if h == nil {
+		return nil
+	}
+	return helperSyncer{h}
+}
+
+// helperSyncer is events.FileSyncer over a sync helper.
+type helperSyncer struct{ h *synchelper.Helper }
+
+func (s helperSyncer) Track(f *os.File, name string) events.SyncCloser { return s.h.OSFile(f, name) }
 
 // hostname is the default -instance.
 func hostname() string {

@@ -18,9 +18,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/recbid/dspd/state/disk/synchelper"
 )
 
 func main() {
+	synchelper.ServeIfHelper() // this binary started again as the disk state's fsync helper: serves, never returns
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)

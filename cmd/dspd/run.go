@@ -180,17 +180,21 @@ func run(ctx context.Context, cfg config, log *slog.Logger, hup <-chan os.Signal
 }
 
 // openState opens the store -state names, on the server clock. The disk
-// state needs two Ps: with one, the goroutine in fsync holds it and the
-// whole server waits for the disk (docs/operations.md: 1.5k against 11k
-// req/s on one pinned CPU); two Ps on one CPU cost nothing.
+// state's fsyncs are done by a helper process (-sync-helper), where
+// waiting for the disk holds no P. Without it the disk state needs two
+// Ps: with one, the goroutine in fsync holds it and the whole server waits
+// for the disk (docs/operations.md: 1.5k against 11k req/s on one pinned
+// CPU); two Ps on one CPU cost nothing. (A helper that does not start, or
+// is lost later, has the disk state raise GOMAXPROCS itself: state/disk's
+// synchelper.go.)
 func openState(ctx context.Context, cfg config, now func() time.Time, log *slog.Logger) (*state.Store, error) {
 	st, err := state.Open(ctx, cfg.state, state.Config{BidTTL: cfg.bidTTL, MaxBids: cfg.maxBids,
 		MaxDayCounters: cfg.maxDays, MaxFreqCounters: cfg.maxFreq, MaxEventClaims: cfg.maxEventClaims,
-		BidWindow: cfg.bidWindow, Clock: now, Logger: log})
+		BidWindow: cfg.bidWindow, SyncHelper: cfg.syncHelper, Clock: now, Logger: log})
 	if err != nil {
 		return nil, err
 	}
-	if n := runtime.GOMAXPROCS(0); st.Kind == state.Disk && n < 2 {
+	if n := runtime.GOMAXPROCS(0); st.Kind == state.Disk && !cfg.syncHelper && n < 2 {
 		runtime.GOMAXPROCS(2)
 		log.Info("disk state: GOMAXPROCS raised to 2, so that an fsync never holds the only P", "was", n)
 	}

@@ -20,6 +20,10 @@
 // On a full disk a write waits for room, tried again every
 // Config.RetryEvery, and the store refuses bids and wins (ErrUnavailable)
 // until it goes through; a failed fsync or any other I/O error stops the
-// process (Config.Fatal), as Pebble itself does. Two processes cannot share
-// a directory: the second is told which process holds it.
+// process (Config.Fatal), as Pebble itself does. Two processes cannot
+// share a directory: the second is told which process holds it.
+//
+// With Config.SyncHelper, the database's fsyncs are done by a helper
+// process (package synchelper), so that a goroutine waiting for the disk
+// does not hold a P.
 package disk

@@ -19,6 +19,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/recbid/dspd/bidder"
+	"github.com/recbid/dspd/state/disk/synchelper"
 	"github.com/recbid/dspd/state/memory"
 )
 
@@ -69,6 +70,13 @@ type Config struct {
 	// FS is the file system (default the operating system's); tests inject
 	// failures through it.
 	FS vfs.FS
+	// SyncHelper has the database's fsyncs done by a helper process
+	// (package synchelper: this program started again, so its main must
+	// call synchelper.ServeIfHelper first), so that a goroutine waiting
+	// for the disk holds no P. Off (the default), fsync runs in-process. A
+	// helper that does not start or is lost later leaves fsync in-process,
+	// logged.
+	SyncHelper bool
 	// Logger receives opening, failure and recovery lines (default slog's).
 	Logger *slog.Logger
 	// Fatal is called when the database cannot go on (a failed fsync, an
@@ -122,6 +130,7 @@ func (c Config) withDefaults() Config {
 type Store struct {
 	cfg     Config
 	lock    io.Closer
+	helper  *synchelper.Helper // the fsync helper, or nil (synchelper.go)
 	hashKey bidder.HashKey
 	db      *pebble.DB
 	mem     books
@@ -165,6 +174,7 @@ func Open(cfg Config) (*Store, error) {
 		onRoom: func() { cfg.Logger.Info("disk state: writes go through again; bidding", "dir", cfg.Dir) },
 	}
 	began := time.Now()
+	s.startSyncHelper()
 	if s.db, err = s.open(); err == nil {
 		if s.hashKey, err = s.loadHashKey(); err == nil {
 			s.mem, err = s.restore(s.db)
@@ -175,11 +185,12 @@ func Open(cfg Config) (*Store, error) {
 			_ = s.db.Close()
 		}
 		_ = lock.Close()
+		_ = s.closeSyncHelper()
 		return nil, fmt.Errorf("disk state %s: %w", cfg.Dir, err)
 	}
 	days, freq := s.mem.ledger.Sizes()
 	cfg.Logger.Info("disk state opened", "dir", cfg.Dir, "bid_records", s.mem.bids.Len(), "day_counters", days,
-		"frequency_counters", freq, "took", time.Since(began).Round(time.Millisecond))
+		"frequency_counters", freq, "sync_helper", s.helper != nil, "took", time.Since(began).Round(time.Millisecond))
 	s.w = newBidWriter(s, cfg.BidWindow, cfg.MaxWaitingBids)
 	s.watch = newDirWatch(cfg.FS, cfg.Dir)
 	go s.watchDir()
@@ -268,7 +279,7 @@ func (s *Store) Close() error {
 	close(s.stop)
 	s.w.close()
 	err := s.db.Close()
-	return errors.Join(err, s.lock.Close())
+	return errors.Join(err, s.lock.Close(), s.closeSyncHelper())
 }
 
 // commit writes a batch durably: Pebble shares one fsync among the
