@@ -742,6 +742,12 @@ func TestParityErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Each case on connections of its own: a case's answer is
+			// compared, not what an earlier case left on a kept-alive
+			// connection (once in CI, on fasthttp, a stray 431 arrived on an
+			// idle connection and two later cases read it as theirs: an open
+			// bug, named in the closing note of 2026-12-02).
+			client.CloseIdleConnections()
 			method, target, ct := tt.method, tt.target, tt.contentType
 			if method == "" {
 				method = http.MethodPost
