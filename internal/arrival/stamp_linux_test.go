@@ -17,7 +17,11 @@ func waitReadable(t *testing.T, c *Conn) {
 	var perr error
 	err := c.sock.raw.Control(func(fd uintptr) {
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		_, perr = unix.Poll(fds, 5000)
+		for { // a signal (the runtime's preemption) interrupts the poll: poll again
+			if _, perr = unix.Poll(fds, 5000); perr != unix.EINTR {
+				break
+			}
+		}
 	})
 	require.NoError(t, err)
 	require.NoError(t, perr)
