@@ -51,9 +51,8 @@ func (h *handlers) list(w http.ResponseWriter, r *http.Request) {
 
 // get serves GET /api/v1/campaigns/{id}: the document, its version as ETag.
 func (h *handlers) get(w http.ResponseWriter, r *http.Request) {
-	d, ok := h.cfg.Set.Get(IDParam(r))
+	d, ok := h.campaign(w, r)
 	if !ok {
-		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
 		return
 	}
 	writeDoc(w, http.StatusOK, d)
@@ -94,9 +93,8 @@ func (h *handlers) patch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) change(w http.ResponseWriter, r *http.Request, do func(ctx context.Context, who, id string, ifVersion int64, body []byte) (managed.Doc, error)) {
-	id := IDParam(r)
-	if _, ok := h.cfg.Set.Get(id); !ok {
-		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
+	id, ok := h.known(w, r)
+	if !ok {
 		return
 	}
 	v, ok := ifMatch(w, r, parseVersionTag)
@@ -118,9 +116,8 @@ func (h *handlers) change(w http.ResponseWriter, r *http.Request, do func(ctx co
 
 // remove serves DELETE /api/v1/campaigns/{id} with If-Match: 204.
 func (h *handlers) remove(w http.ResponseWriter, r *http.Request) {
-	id := IDParam(r)
-	if _, ok := h.cfg.Set.Get(id); !ok {
-		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
+	id, ok := h.known(w, r)
+	if !ok {
 		return
 	}
 	v, ok := ifMatch(w, r, parseVersionTag)
@@ -170,4 +167,20 @@ func (h *handlers) export(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", api.JSONMediaType)
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = w.Write(file)
+}
+
+// campaign returns the campaign the request's path names, or answers 404.
+func (h *handlers) campaign(w http.ResponseWriter, r *http.Request) (managed.Doc, bool) {
+	d, ok := h.cfg.Set.Get(IDParam(r))
+	if !ok {
+		writeError(w, http.StatusNotFound, codeUnknownCampaign, "no such campaign")
+	}
+	return d, ok
+}
+
+// known returns the id of the campaign the request's path names, or
+// answers 404 when there is none.
+func (h *handlers) known(w http.ResponseWriter, r *http.Request) (string, bool) {
+	d, ok := h.campaign(w, r)
+	return d.ID, ok
 }

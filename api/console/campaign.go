@@ -49,14 +49,22 @@ type auditRow struct {
 	Version         int64
 }
 
-// campaignPage serves one campaign: its numbers, charts and forms.
-func (c *console) campaignPage(w http.ResponseWriter, r *http.Request) {
-	id := campaignapi.IDParam(r)
-	d, ok := c.cfg.Set.Get(id)
+// campaign returns the campaign the request's path names, or answers 404.
+func (c *console) campaign(w http.ResponseWriter, r *http.Request) (managed.Doc, bool) {
+	d, ok := c.cfg.Set.Get(campaignapi.IDParam(r))
 	if !ok {
 		http.Error(w, "no such campaign", http.StatusNotFound)
+	}
+	return d, ok
+}
+
+// campaignPage serves one campaign: its numbers, charts and forms.
+func (c *console) campaignPage(w http.ResponseWriter, r *http.Request) {
+	d, ok := c.campaign(w, r)
+	if !ok {
 		return
 	}
+	id := d.ID
 	v := c.campaignView(r, d)
 	v.Form = formOf(d.JSON)
 	pd := pageData{Title: id, Nav: "campaigns", Campaign: v, Day: c.cfg.Core.Today().String()}
@@ -255,12 +263,11 @@ func version(r *http.Request) int64 {
 
 // saveSettings saves the settings form as a merge patch of what changed.
 func (c *console) saveSettings(w http.ResponseWriter, r *http.Request) {
-	id := campaignapi.IDParam(r)
-	cur, ok := c.cfg.Set.Get(id)
+	cur, ok := c.campaign(w, r)
 	if !ok {
-		http.Error(w, "no such campaign", http.StatusNotFound)
 		return
 	}
+	id := cur.ID
 	// The page was made from the version posted: when it is still the
 	// campaign's, its settings are the current ones; when not, the patch
 	// is refused as stale whatever it holds.
@@ -278,12 +285,11 @@ func (c *console) saveSettings(w http.ResponseWriter, r *http.Request) {
 
 // saveDocument replaces the campaign with the document as edited.
 func (c *console) saveDocument(w http.ResponseWriter, r *http.Request) {
-	id := campaignapi.IDParam(r)
-	cur, ok := c.cfg.Set.Get(id)
+	cur, ok := c.campaign(w, r)
 	if !ok {
-		http.Error(w, "no such campaign", http.StatusNotFound)
 		return
 	}
+	id := cur.ID
 	doc := r.PostForm.Get("document")
 	_, err := c.cfg.Set.Replace(r.Context(), sessionOf(r).who.Name, id, version(r), []byte(doc))
 	if err == nil {
