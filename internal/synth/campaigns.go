@@ -49,16 +49,22 @@ func Campaigns(n int, seed uint64) []Campaign {
 	return cs
 }
 
-// randomCampaign draws one campaign with realistic proportions of every option.
-func randomCampaign(g *rng, num string) Campaign {
+// campaignHead draws a campaign's advertiser and what comes with it: its
+// domains and categories, active; the caller draws the rest.
+func campaignHead(g *rng, num string) (Campaign, advertiser) {
 	adv := pick(g, advertisers)
-	c := Campaign{
+	return Campaign{
 		ID:         "c-" + num,
 		Advertiser: adv.name,
 		Adomain:    adomains(g, adv),
 		Cat:        adCats(g, adv),
 		Status:     "active",
-	}
+	}, adv
+}
+
+// randomCampaign draws one campaign with realistic proportions of every option.
+func randomCampaign(g *rng, num string) Campaign {
+	c, adv := campaignHead(g, num)
 	if g.chance(100) {
 		c.Status = "paused"
 	}

@@ -113,14 +113,7 @@ func dealPools(g *rng, n int) [len(dealsPerMille)][]string {
 
 // mediaCampaign draws one campaign of the given kind.
 func mediaCampaign(g *rng, num string, kind int, deals []string) Campaign {
-	adv := pick(g, advertisers)
-	c := Campaign{
-		ID:         "c-" + num,
-		Advertiser: adv.name,
-		Adomain:    adomains(g, adv),
-		Cat:        adCats(g, adv),
-		Status:     "active",
-	}
+	c, adv := campaignHead(g, num)
 	if g.chance(20) {
 		c.Status = "paused"
 	}
