@@ -373,7 +373,8 @@ func TestRunFollowsTheStore(t *testing.T) {
 		_, err := a.svc.Patch(t.Context(), "ops", "x", int64(i+1), []byte(fmt.Sprintf(`{"bid_cpm":%d}`, i+2)))
 		require.NoError(t, err)
 	}
-	require.Eventually(t, func() bool { return svc.Rev() == a.svc.Rev() }, 5*time.Second, time.Millisecond)
+	// Served, not Rev: a revision is adopted before it is put in service.
+	require.Eventually(t, func() bool { return svc.Served() == a.svc.Rev() }, 5*time.Second, time.Millisecond)
 	c, ok := b.served.campaign("x")
 	require.True(t, ok)
 	assert.EqualValues(t, 6_000_000, c.BidCPM)

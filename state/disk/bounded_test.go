@@ -2,6 +2,7 @@ package disk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -82,10 +83,16 @@ func TestDiskStaysBounded(t *testing.T) {
 func dirSize(t *testing.T, dir string) int64 {
 	var n int64
 	require.NoError(t, filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // a file compaction removed while the walk ran
+		}
 		if err != nil || d.IsDir() {
 			return err
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err == nil {
 			n += info.Size()
 		}
