@@ -80,11 +80,10 @@ func scrape(t *testing.T, adminAddr string) string {
 
 func bidOK(t *testing.T, client *http.Client, addr string, body []byte) {
 	t.Helper()
-	resp, err := client.Post("http://"+addr+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(string(body)))
-	require.NoError(t, err)
+	resp := postRecbid(t, client, addr, string(body))
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "no bid: %s", resp.Header.Get("X-Nobid-Reason"))
 }
 
 // TestSlowlorisClients opens hundreds of connections that send a few bytes

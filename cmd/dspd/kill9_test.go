@@ -432,27 +432,35 @@ func notice(t *testing.T, c *http.Client, public, id string, price int64) (int, 
 	return resp.StatusCode, resp.Header.Get("X-Win-Duplicate") == "1"
 }
 
-// bid asks for a bid for user. A no bid for "timeout" (the decision ran
-// past tmax, which a loaded test machine under -race can cause; nothing is
-// kept then) is asked again, a few times; any other no bid is logged with
-// its reason and returned as not ok.
+// bid asks for a bid for user; a no bid is logged with its reason and
+// returned as not ok.
 func bid(t *testing.T, c *http.Client, public, user string) (kill9Bid, bool) {
 	t.Helper()
-	for range 5 {
-		resp, err := c.Post("http://"+public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(withUser(string(postData(t)), user)))
-		require.NoError(t, err)
-		reason := resp.Header.Get("X-Nobid-Reason")
-		b, ok, err := readBid(resp, user)
-		require.NoError(t, err)
-		if ok || reason != "timeout" {
-			if !ok {
-				t.Logf("no bid for %s: reason %q", user, reason)
-			}
-			return b, ok
-		}
+	resp := postRecbid(t, c, public, withUser(string(postData(t)), user))
+	reason := resp.Header.Get("X-Nobid-Reason")
+	b, ok, err := readBid(resp, user)
+	require.NoError(t, err)
+	if !ok {
+		t.Logf("no bid for %s: reason %q", user, reason)
 	}
-	t.Logf("no bid for %s: timeout, 5 times", user)
-	return kill9Bid{}, false
+	return b, ok
+}
+
+// postRecbid posts a recbid body and returns the answer, its body unread.
+// A no bid for "timeout" (the decision ran past tmax, which a loaded test
+// machine under -race can cause; nothing is kept then) is asked again, up
+// to 5 times in all.
+func postRecbid(t *testing.T, c *http.Client, public, body string) *http.Response {
+	t.Helper()
+	for try := 1; ; try++ {
+		resp, err := c.Post("http://"+public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(body))
+		require.NoError(t, err)
+		if try == 5 || resp.StatusCode != http.StatusNoContent || resp.Header.Get("X-Nobid-Reason") != "timeout" {
+			return resp
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 }
 
 // readBid reads a recbid answer: a bid (200) or none (204).
