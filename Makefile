@@ -11,7 +11,7 @@ BIN     := bin
 FUZZTIME ?= 50000x
 FUZZMINIMIZE ?= 5000x
 
-.PHONY: all build run test test-setup vet fmt-check fuzz bench rate events-rate multicore exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate overload pacing-sim testdata clean
+.PHONY: all build run test test-setup vet fmt-check fuzz bench rate events-rate multicore scaling exchange-rate loadgen-vs-wrk profile pgo compare-java soak java-baseline cluster cluster-stop redis-rate openrtb-rate overload pacing-sim testdata clean
 
 all: build
 
@@ -88,6 +88,11 @@ exchange-rate:
 # on both front ends: what running on two cores costs per request.
 multicore:
 	$(ABRATE) scripts/abrate/multicore.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),10s) rate=$(or $(RATE),15000)
+
+# dspd's CPU time per request and p99 as load grows to its capacity, with
+# one P and with two; draws docs/scaling-cpu.svg and docs/scaling-p99.svg.
+scaling:
+	$(ABRATE) scripts/abrate/scaling.json rounds=$(or $(ROUNDS),3) duration=$(or $(DURATION),6s) conns=$(or $(CONNS),50)
 
 # How hard loadgen drives a trivial server compared with wrk, on the other CPU.
 loadgen-vs-wrk:

@@ -30,6 +30,7 @@ type Description struct {
 	Servers []Server                   `json:"servers"` // started in order, each ready before the next starts
 	Phases  []Phase                    `json:"phases"`  // run in order
 	Table   []string                   `json:"table"`   // the lines printed on standard output at the end
+	Charts  []Chart                    `json:"charts"`  // drawn after the table
 }
 
 // Need is a command a measurement runs, and the Debian package that has it.

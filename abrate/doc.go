@@ -1,11 +1,12 @@
 // Package abrate is the A/B measurement harness behind make rate,
-// exchange-rate, multicore, loadgen-vs-wrk, openrtb-rate and redis-rate.
+// exchange-rate, multicore, scaling, loadgen-vs-wrk, openrtb-rate and redis-rate.
 // Each measurement is a small declarative description (a JSON file under
 // scripts/abrate/): the servers to start, with their flags, environment and
 // CPU; the phases of load, each a list of runs of a driver (wrk or loadgen)
 // with its arguments against a URL; the progress line printed after a run
-// each round; and the table printed at the end, whose lines name the
-// medians and ratios they show.
+// each round; the table printed at the end, whose lines name the
+// medians and ratios they show; and line charts (SVG) over the same
+// medians, when it has any.
 //
 // Measure starts the servers pinned to the server CPU (comparison.StartPinned),
 // waits until each is ready, warms each run up once when its phase asks

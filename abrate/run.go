@@ -89,7 +89,10 @@ func (r *runner) run(ctx context.Context) error {
 			return err
 		}
 	}
-	return r.table()
+	if err := r.table(); err != nil {
+		return err
+	}
+	return r.charts()
 }
 
 func (r *runner) writeFiles() error {

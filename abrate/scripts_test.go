@@ -18,7 +18,7 @@ func TestScriptsDescriptions(t *testing.T) {
 	for _, f := range files {
 		names = append(names, filepath.Base(f))
 	}
-	assert.ElementsMatch(t, []string{"rate.json", "exchange-rate.json", "multicore.json", "loadgen-vs-wrk.json",
+	assert.ElementsMatch(t, []string{"rate.json", "exchange-rate.json", "multicore.json", "scaling.json", "loadgen-vs-wrk.json",
 		"openrtb-rate.json", "redis-rate.json", "events-rate.json"}, names)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

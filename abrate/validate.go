@@ -95,6 +95,7 @@ func (d *Description) validate() error {
 	}
 	d.validateServers(&ps)
 	d.validatePhases(&ps)
+	d.validateCharts(&ps)
 	if len(d.Table) == 0 {
 		bad("table: no lines")
 	}

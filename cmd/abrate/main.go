@@ -8,7 +8,7 @@
 // when they are missing (as root), builds its binaries into bin/ from the
 // tree in the working directory (with -bin DIR, it uses those already in
 // DIR instead), then prints the table on standard output and the progress
-// on standard error. make rate, exchange-rate, multicore, loadgen-vs-wrk,
+// on standard error. make rate, exchange-rate, multicore, scaling, loadgen-vs-wrk,
 // openrtb-rate and redis-rate run it from the repository's root.
 package main
 
