@@ -420,10 +420,10 @@ func (e *Engine) applyCaps(ctx context.Context, cat *Catalog, req *Request, s *s
 	return -1, reason, UserKey{}, stateErr
 }
 
-// keep makes room for the counters a bid's win will write, saves its
-// record at now, counts the bid, and sets d's BidID. When a state store
-// fails or is full, d becomes a no bid (ReasonStateUnavailable or
-// ReasonCapacity) and the error is returned; nothing is counted.
+// keep makes room for the counters a bid's win will write and counts the
+// bid (Ledger.Reserve), saves its record at now, and sets d's BidID. When a
+// state store fails or is full, d becomes a no bid (ReasonStateUnavailable
+// or ReasonCapacity) and the error is returned; nothing stays counted.
 func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.Time) error {
 	c := d.Campaign
 	rec := BidRecord{
@@ -439,9 +439,10 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 	if c.FreqCap.Capped() {
 		rec.User, rec.PeriodS = d.user, c.FreqCap.PeriodS
 	}
-	day := DayOf(req.TimeMs)
-	if !req.Test { // a test bid's win records nothing: it needs no room
-		room := Room{CampaignID: c.ID, Exchange: req.Exchange, Deal: req.Deal, Day: day}
+	// A test bid's win records nothing: it needs no room, and is not
+	// counted.
+	room := Room{CampaignID: c.ID, Exchange: req.Exchange, Deal: req.Deal, Day: DayOf(req.TimeMs)}
+	if !req.Test {
 		if !rec.User.IsZero() {
 			room.User, room.PeriodS, room.Window = rec.User, rec.PeriodS, c.FreqCap.Window(req.TimeMs)
 			room.Until = e.counterUntil(now, req.TimeMs, room.PeriodS, room.Window)
@@ -452,12 +453,12 @@ func (e *Engine) keep(ctx context.Context, req *Request, d *Decision, now time.T
 	}
 	id, err := e.bids.Save(ctx, rec, now)
 	if err != nil {
+		if !req.Test {
+			err = errors.Join(err, e.ledger.UncountBid(ctx, room))
+		}
 		return refuse(d, fmt.Errorf("save bid: %w", err))
 	}
 	if !req.Test {
-		if err := e.ledger.RecordBid(ctx, c.ID, req.Exchange, req.Deal, day); err != nil {
-			return refuse(d, fmt.Errorf("count bid: %w", err))
-		}
 		c.tally.bid(req.TimeMs)
 	}
 	d.BidID = id

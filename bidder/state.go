@@ -18,12 +18,16 @@ type Ledger interface {
 	// remote store can answer a whole decision in one round trip.
 	Usage(ctx context.Context, qs []UsageQuery) error
 	// Reserve makes room, when a bid is made, for the counters its win
-	// will write, so that a win notice never needs new room. It fails with
-	// ErrCapacity when a bounded ledger has none.
+	// will write, so that a win notice never needs new room, and counts
+	// the (non-test) bid for the campaign's day, made for r.Exchange, in
+	// r.Deal ("": the open auction): one visit to the counters for both.
+	// It fails with ErrCapacity when a bounded ledger has no room, and
+	// then counts nothing.
 	Reserve(ctx context.Context, r Room) error
-	// RecordBid counts one (non-test) bid for the campaign's day, made for
-	// the exchange, in the deal (deal "": in the open auction).
-	RecordBid(ctx context.Context, campaignID, exchange, deal string, day Day) error
+	// UncountBid takes back the count of a bid Reserve counted that was
+	// then not made (its record could not be saved); the room stays, to
+	// expire as unused room does.
+	UncountBid(ctx context.Context, r Room) error
 	// RecordWin adds one win and its price.
 	RecordWin(ctx context.Context, w Win) error
 	// Stats returns a campaign's counters for one day: of its bids for one

@@ -29,8 +29,9 @@ func (l *ledger) Usage(ctx context.Context, qs []bidder.UsageQuery) error {
 	return s.mem.ledger.Usage(ctx, qs)
 }
 
-// Reserve implements bidder.Ledger: room in memory (the disk only keeps
-// what was counted).
+// Reserve implements bidder.Ledger: room in memory, where the bid is
+// counted too (the disk keeps what was won, and counts the bid with its
+// record).
 func (l *ledger) Reserve(ctx context.Context, r bidder.Room) error {
 	s := (*Store)(l)
 	if err := s.available(); err != nil {
@@ -39,11 +40,11 @@ func (l *ledger) Reserve(ctx context.Context, r bidder.Room) error {
 	return s.mem.ledger.Reserve(ctx, r)
 }
 
-// RecordBid implements bidder.Ledger. The disk counted the bid with its
-// record (Save); memory counts it here.
-func (l *ledger) RecordBid(ctx context.Context, campaignID, exchange, deal string, day bidder.Day) error {
+// UncountBid implements bidder.Ledger. The disk counts a bid with its
+// record (Save), so only memory has one to take back.
+func (l *ledger) UncountBid(ctx context.Context, r bidder.Room) error {
 	s := (*Store)(l)
-	return s.mem.ledger.RecordBid(ctx, campaignID, exchange, deal, day)
+	return s.mem.ledger.UncountBid(ctx, r)
 }
 
 // RecordWin implements bidder.Ledger: the counters on disk, then in memory.

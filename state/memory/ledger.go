@@ -256,19 +256,33 @@ func (l *Ledger) Usage(_ context.Context, qs []bidder.UsageQuery) error {
 // is kept (seconds), so that a user's next bids within it need no write.
 const counterSlack = 10
 
-// Reserve implements Ledger: the day's counters (of all exchanges and of
-// the bid's) and the user's frequency counter are created if absent, the
-// latter kept until at least r.Until.
+// Reserve implements Ledger: the day's counters (of all exchanges, of the
+// bid's, and of its deal) and the user's frequency counter are created if
+// absent, the latter kept until at least r.Until; then, with room for
+// them all, the bid is counted in the day's counters.
 func (l *Ledger) Reserve(_ context.Context, r bidder.Room) error {
 	now := l.clock().Unix()
 	keys, n := l.dayKeys(r.CampaignID, r.Exchange, r.Deal, r.Day)
-	for _, k := range keys[:n] {
+	var days [len(keys)]*dayCounters
+	for i, k := range keys[:n] {
 		c, err := l.dayOrNew(k, now, true)
 		if err != nil {
 			return err
 		}
+		days[i] = c
+	}
+	if err := l.reserveFreq(r, now); err != nil {
+		return err
+	}
+	for _, c := range days[:n] {
+		c.bids.Add(1)
 		c.touched.Store(now)
 	}
+	return nil
+}
+
+// reserveFreq makes room for r's frequency counter, when it has one.
+func (l *Ledger) reserveFreq(r bidder.Room, now int64) error {
 	if r.User.IsZero() || r.PeriodS <= 0 {
 		return nil
 	}
@@ -312,14 +326,13 @@ func (l *Ledger) dayKeys(campaign, exchange, deal string, day bidder.Day) ([3]da
 	return keys, n
 }
 
-// RecordBid implements Ledger.
-func (l *Ledger) RecordBid(_ context.Context, campaignID, exchange, deal string, day bidder.Day) error {
-	now := l.clock().Unix()
-	keys, n := l.dayKeys(campaignID, exchange, deal, day)
+// UncountBid implements Ledger.
+func (l *Ledger) UncountBid(_ context.Context, r bidder.Room) error {
+	keys, n := l.dayKeys(r.CampaignID, r.Exchange, r.Deal, r.Day)
 	for _, k := range keys[:n] {
-		c, _ := l.dayOrNew(k, now, false) // Reserve made room
-		c.bids.Add(1)
-		c.touched.Store(now)
+		if c := l.day(k); c != nil { // Reserve made it; it may have expired since
+			c.bids.Add(-1)
+		}
 	}
 	return nil
 }

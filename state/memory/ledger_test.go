@@ -69,6 +69,9 @@ func TestLedgerFailsClosed(t *testing.T) {
 		assert.Equal(t, len(kept), freq)
 		assert.LessOrEqual(t, freq, memShards*perShard)
 		assert.Equal(t, 1000-len(kept), refused)
+		st, _, err := l.Stats(ctx, "c1", "", bidder.DayOfTime(now))
+		require.NoError(t, err)
+		assert.Equal(t, int64(len(kept)), st.Bids, "a bid refused for its frequency counter's room is not counted")
 		for _, user := range kept { // every counter held still counts its win
 			qs := []bidder.UsageQuery{{CampaignID: "c1", User: testHashKey.User(user), PeriodS: 3600, Window: 1}}
 			require.NoError(t, l.Usage(ctx, qs))

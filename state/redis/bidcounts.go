@@ -23,9 +23,10 @@ type exchangeDay struct {
 
 func (b *bidCounts) init() { b.m = make(map[exchangeDay]int64) }
 
-func (b *bidCounts) add(campaign, exchange, deal string, day bidder.Day) {
+// add adds n (1, or -1 for a bid taken back) to a campaign's bids.
+func (b *bidCounts) add(campaign, exchange, deal string, day bidder.Day, n int64) {
 	b.mu.Lock()
-	b.m[exchangeDay{dayKey{campaign, day}, exchange, deal}]++
+	b.m[exchangeDay{dayKey{campaign, day}, exchange, deal}] += n
 	b.mu.Unlock()
 }
 

@@ -81,14 +81,18 @@ func readInt(c *goredis.StringCmd) (int64, error) {
 // Reserve implements bidder.Ledger. Redis holds what it is given: its
 // memory is bounded by its own maxmemory, and with the noeviction policy a
 // full Redis refuses writes (state_unavailable) instead of dropping counters
-// (see Open). A counter is created by the win that writes it.
-func (s *Store) Reserve(context.Context, bidder.Room) error { return nil }
+// (see Open). A counter is created by the win that writes it. Bid counts
+// only feed /admin/stats, so they are added up here and written every
+// FlushEvery; a crash loses at most that much of them.
+func (s *Store) Reserve(_ context.Context, r bidder.Room) error {
+	s.bids.add(r.CampaignID, r.Exchange, r.Deal, r.Day, 1)
+	return nil
+}
 
-// RecordBid implements bidder.Ledger. Bid counts only feed /admin/stats, so
-// they are added up here and written every FlushEvery; a crash loses at most
-// that much of them.
-func (s *Store) RecordBid(_ context.Context, campaignID, exchange, deal string, day bidder.Day) error {
-	s.bids.add(campaignID, exchange, deal, day)
+// UncountBid implements bidder.Ledger: the bid is taken off the counts not
+// yet written (those written take -1 at the next flush).
+func (s *Store) UncountBid(_ context.Context, r bidder.Room) error {
+	s.bids.add(r.CampaignID, r.Exchange, r.Deal, r.Day, -1)
 	return nil
 }
 

@@ -68,8 +68,8 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				PeriodS: w.PeriodS, Window: w.Window, Until: time.Now().Add(time.Hour)}))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
-		require.NoError(t, l.RecordBid(ctx, "c1", "", "", day))
-		require.NoError(t, l.RecordBid(ctx, "c1", "", "", day))
+		// each Reserve counted a bid (6 for c1's day); one is taken back
+		require.NoError(t, l.UncountBid(ctx, bidder.Room{CampaignID: "c1", Day: day}))
 		flush(t, l)
 		qs := []bidder.UsageQuery{
 			{CampaignID: "c1", Day: day, User: user("u1"), PeriodS: 3600, Window: 7},
@@ -93,7 +93,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 		st, ok, err := l.Stats(ctx, "c1", "", day)
 		require.NoError(t, err)
 		require.True(t, ok)
-		assert.Equal(t, bidder.DayStats{Bids: 2, Wins: 6, Spend: bidder.Micros(spent)}, st)
+		assert.Equal(t, bidder.DayStats{Bids: 5, Wins: 6, Spend: bidder.Micros(spent)}, st)
 	})
 
 	t.Run("by exchange", func(t *testing.T) {
@@ -104,10 +104,9 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 			{CampaignID: "c1", Exchange: "ox", Day: day, Price: 3},
 		} {
 			require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: w.CampaignID, Exchange: w.Exchange, Day: w.Day}))
-			require.NoError(t, l.RecordBid(ctx, w.CampaignID, w.Exchange, "", w.Day))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
-		require.NoError(t, l.RecordBid(ctx, "c1", "ox", "", day))
+		require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: "c1", Exchange: "ox", Day: day})) // a bid not won
 		flush(t, l)
 		want := map[string]bidder.DayStats{
 			"":    {Bids: 4, Wins: 3, Spend: 123},
@@ -137,7 +136,6 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 			{CampaignID: "c1", Exchange: "ox", Day: day, Price: 4000},
 		} {
 			require.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: w.CampaignID, Exchange: w.Exchange, Deal: w.Deal, Day: w.Day}))
-			require.NoError(t, l.RecordBid(ctx, w.CampaignID, w.Exchange, w.Deal, w.Day))
 			require.NoError(t, l.RecordWin(ctx, w))
 		}
 		flush(t, l)
@@ -167,7 +165,7 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) bidder.Ledger) {
 				for i := range each {
 					assert.NoError(t, l.RecordWin(ctx, bidder.Win{CampaignID: "c1", Day: day, Price: bidder.Micros(w*1000 + i),
 						User: user("u1"), PeriodS: 3600, Window: 1}))
-					assert.NoError(t, l.RecordBid(ctx, "c1", "", "", day))
+					assert.NoError(t, l.Reserve(ctx, bidder.Room{CampaignID: "c1", Day: day}))
 				}
 			}()
 		}
