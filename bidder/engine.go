@@ -283,7 +283,10 @@ func (e *Engine) choose(ctx context.Context, cat *Catalog, req *Request) (Decisi
 		if len(s.cands) == 0 {
 			continue
 		}
-		if !e.cfg.Clock().Before(deadline) {
+		// Before the state is read, the deadline again, unless this is the
+		// first block: only CPU work (prepare, one small block's match)
+		// separates it from the check above.
+		if lo > 0 && !e.cfg.Clock().Before(deadline) {
 			return Decision{Reason: ReasonTimeout}, never, nil
 		}
 		winner, r, user, err := e.applyCaps(ctx, cat, req, s)
