@@ -70,14 +70,15 @@ func TestHostileExchangeTraffic(t *testing.T) {
 	}
 	before := stats()
 	bid := func(c *http.Client, token string) (int, string) {
-		req, err := http.NewRequest(http.MethodPost, public+"/dsp/recbid/adx", strings.NewReader(post))
-		require.NoError(t, err)
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := c.Do(req)
-		require.NoError(t, err)
+		resp := askAgainOnTimeout(t, func() (*http.Response, error) {
+			req, err := http.NewRequest(http.MethodPost, public+"/dsp/recbid/adx", strings.NewReader(post))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			return c.Do(req)
+		})
 		defer resp.Body.Close()
 		var b struct {
 			BidID string `json:"bidid"`

@@ -127,8 +127,7 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	post, err := os.ReadFile("../../testdata/post.data")
 	require.NoError(t, err)
 
-	resp, err := http.Post(public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(string(post)))
-	require.NoError(t, err)
+	resp := postRecbid(t, http.DefaultClient, strings.TrimPrefix(public, "http://"), string(post))
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
@@ -160,8 +159,7 @@ func TestRunServesReloadsAndDrains(t *testing.T) {
 	require.NoError(t, os.WriteFile(cfg.campaigns, []byte(one), 0o644))
 	hup <- os.Interrupt
 	log.waitFor(t, "campaigns loaded")
-	resp, err = http.Post(public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(string(post)))
-	require.NoError(t, err)
+	resp = postRecbid(t, http.DefaultClient, strings.TrimPrefix(public, "http://"), string(post))
 	body, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Contains(t, string(body), `"cid":"only"`)
