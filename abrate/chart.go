@@ -81,7 +81,7 @@ func (r *runner) charts() error {
 		p.Title.Text, p.X.Label.Text, p.Y.Label.Text = c.Title, c.X, c.Y
 		p.Y.Min = 0
 		p.Add(plotter.NewGrid())
-		p.Legend.Top, p.Legend.Left = true, true
+		p.Legend.Top = true
 		for j, s := range c.Series {
 			xys := make(plotter.XYs, len(s.Points))
 			for k, pt := range s.Points {
@@ -102,6 +102,7 @@ func (r *runner) charts() error {
 			p.Add(line, points)
 			p.Legend.Add(s.Name, line, points)
 		}
+		pad(p)
 		if r.dry {
 			continue
 		}
@@ -114,6 +115,18 @@ func (r *runner) charts() error {
 		fmt.Fprintln(r.cfg.Stderr, "wrote", file)
 	}
 	return nil
+}
+
+// pad widens the axes a little past the points, so that the first and
+// last points and their tick labels are not cut at the edges, and leaves
+// room above the highest for the legend.
+func pad(p *plot.Plot) {
+	span := p.X.Max - p.X.Min
+	if span == 0 {
+		span = 1
+	}
+	p.X.Min, p.X.Max = p.X.Min-0.05*span, p.X.Max+0.05*span
+	p.Y.Max *= 1.2
 }
 
 // coordinate expands a point's template to a number.
