@@ -78,14 +78,6 @@ func scrape(t *testing.T, adminAddr string) string {
 	return string(body)
 }
 
-func bidOK(t *testing.T, client *http.Client, addr string, body []byte) {
-	t.Helper()
-	resp := postRecbid(t, client, addr, string(body))
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode, "no bid: %s", resp.Header.Get("X-Nobid-Reason"))
-}
-
 // TestSlowlorisClients opens hundreds of connections that send a few bytes
 // of headers and stall. Normal requests keep being answered meanwhile, and
 // the server closes every stalled connection once ReadHeaderTimeout passes.

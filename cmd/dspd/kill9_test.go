@@ -446,32 +446,6 @@ func bid(t *testing.T, c *http.Client, public, user string) (kill9Bid, bool) {
 	return b, ok
 }
 
-// postRecbid posts a recbid body and returns the answer, its body unread,
-// asking again after a timeout no bid (askAgainOnTimeout).
-func postRecbid(t *testing.T, c *http.Client, public, body string) *http.Response {
-	t.Helper()
-	return askAgainOnTimeout(t, func() (*http.Response, error) {
-		return c.Post("http://"+public+"/dsp/recbid", "application/x-www-form-urlencoded", strings.NewReader(body))
-	})
-}
-
-// askAgainOnTimeout sends a bid request and returns the answer, its body
-// unread. A no bid for "timeout" (the decision ran past tmax, which a
-// loaded test machine under -race can cause; nothing is kept then) is
-// asked again, up to 5 times in all.
-func askAgainOnTimeout(t *testing.T, send func() (*http.Response, error)) *http.Response {
-	t.Helper()
-	for try := 1; ; try++ {
-		resp, err := send()
-		require.NoError(t, err)
-		if try == 5 || resp.StatusCode != http.StatusNoContent || resp.Header.Get("X-Nobid-Reason") != "timeout" {
-			return resp
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
-}
-
 // readBid reads a recbid answer: a bid (200) or none (204).
 func readBid(resp *http.Response, user string) (kill9Bid, bool, error) {
 	defer resp.Body.Close()
