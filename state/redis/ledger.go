@@ -138,8 +138,11 @@ func (s *Store) RecordWin(ctx context.Context, w bidder.Win) error {
 }
 
 // Stats implements bidder.Ledger: what Redis holds, plus this replica's bid
-// counts not yet written.
+// counts not yet written. It holds off this replica's flush while it reads,
+// so a batch written in between is counted once, not twice or never.
 func (s *Store) Stats(ctx context.Context, campaignID, exchange string, day bidder.Day) (bidder.DayStats, bool, error) {
+	s.bids.flushing.Lock()
+	defer s.bids.flushing.Unlock()
 	var vals []any
 	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
@@ -168,10 +171,13 @@ func (s *Store) Stats(ctx context.Context, campaignID, exchange string, day bidd
 
 // Flush writes the batched bid counts now.
 func (s *Store) Flush(ctx context.Context) error {
+	s.bids.flushing.Lock()
+	defer s.bids.flushing.Unlock()
 	batch := s.bids.take()
 	if len(batch) == 0 {
 		return nil
 	}
+	defer s.bids.written()
 	err := s.call(ctx, func(ctx context.Context) error {
 		pipe := s.client.Pipeline()
 		for k, n := range batch {
