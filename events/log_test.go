@@ -25,6 +25,12 @@ const testInstance = "dspd-1"
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// atTestTime is a server clock that agrees with the test records' times: a
+// test that reopens a log whose records carry testTime, on the wall clock,
+// would see its segment finish for age (SegmentAge) under it once the day
+// passed testTime.
+func atTestTime() time.Time { return testTime }
+
 func open(t *testing.T, cfg Config) *Log {
 	t.Helper()
 	if cfg.Logger == nil {
@@ -267,7 +273,7 @@ func TestTornTailIsCut(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			l := open(t, Config{Dir: dir})
+			l := open(t, Config{Dir: dir, Clock: atTestTime})
 			for i := range 3 {
 				f, err := l.Add(bidRecord(i), true)
 				require.NoError(t, err)
@@ -282,7 +288,7 @@ func TestTornTailIsCut(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
 
-			l = open(t, Config{Dir: dir})
+			l = open(t, Config{Dir: dir, Clock: atTestTime})
 			fl, err := l.Add(bidRecord(3), true)
 			require.NoError(t, err)
 			require.NoError(t, fl.Wait(context.Background()))
@@ -380,7 +386,7 @@ func TestOutboxIsWrittenThenAcknowledged(t *testing.T) {
 // other two are, and all three are acknowledged.
 func TestOutboxAfterACrash(t *testing.T) {
 	dir := t.TempDir()
-	l := open(t, Config{Dir: dir, Instance: "i"})
+	l := open(t, Config{Dir: dir, Instance: "i", Clock: atTestTime})
 	_, err := l.AddLine(Append(nil, winRecord(1)), TypeWin, true)
 	require.NoError(t, err)
 	require.NoError(t, l.Close())
@@ -389,7 +395,7 @@ func TestOutboxAfterACrash(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		o.commit(winRecord(i))
 	}
-	open(t, Config{Dir: dir, Outbox: o, Instance: "i"})
+	open(t, Config{Dir: dir, Outbox: o, Instance: "i", Clock: atTestTime})
 	assert.Zero(t, o.pending())
 	assert.ElementsMatch(t, []string{"win:" + winRecord(1).BidID.String(), "win:" + winRecord(2).BidID.String(),
 		"win:" + winRecord(3).BidID.String()}, bidIDs(readAll(t, dir)), "each once")
