@@ -56,3 +56,9 @@ func declared(v []byte) int64 {
 	}
 	return n
 }
+
+// declaredOf returns the length a request refused unread declared (h's
+// declaredLength), or 0 when it was not refused.
+func declaredOf(h *fasthttp.RequestHeader) int64 {
+	return max(declared(h.Peek(declaredLength)), 0)
+}

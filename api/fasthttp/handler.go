@@ -34,7 +34,7 @@ func Handler(core *api.Server) fasthttp.RequestHandler {
 		if ctx.IsOptions() && string(ctx.Request.Header.RequestURI()) == "*" {
 			// OPTIONS * asks about the server itself: net/http answers it
 			// 200 with an empty body before any handler, and so does this.
-			settleBody(ctx, 0)
+			settleBody(ctx, declaredOf(&ctx.Request.Header)) // a body over the limit: closed
 			return
 		}
 		// The path as sent, as chi routes it: ctx.Path is decoded and

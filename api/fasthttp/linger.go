@@ -38,14 +38,18 @@ const (
 // within that, the answer says Connection: close and the connection
 // closes lingering (see LingeringListener).
 //
-// declared is the body's length as the core was told it: over the limit
-// for a body fasthttp holds whole, it is one refuseUnread declared
-// bodiless, whose bytes the client may still send.
+// declared is the body's length as the core was told it: over the limit,
+// it is one refuseUnread declared bodiless, whose bytes the client may
+// still send, and the connection closes whatever else holds.
 func settleBody(ctx *fasthttp.RequestCtx, declared int64) {
+	if declared > api.MaxBodyBytes {
+		// A body declared too long, never read (declared.go): the request
+		// looks bodiless to fasthttp, which may still hand it an empty body
+		// stream; the bytes the client sends must not be read as a request.
+		closeLingering(ctx)
+		return
+	}
 	if !ctx.Request.IsBodyStream() {
-		if declared > api.MaxBodyBytes {
-			closeLingering(ctx) // a body declared too long, never read (declared.go)
-		}
 		return
 	}
 	if ctx.Request.Header.ContentLength() > maxDrainBytes {
