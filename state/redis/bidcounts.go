@@ -7,16 +7,15 @@ import (
 	"github.com/recbid/dspd/bidder"
 )
 
-// bidCounts adds up bid counts between flushes. One flush runs at a time
-// (flushing): a Flush that returns has written every count added before it
-// began, even when the background flush had taken them; and the batch being
-// written (inflight) still counts as pending, so a replica's own stats never
-// miss it in the moment between take and write.
+// bidCounts adds up bid counts between flushes. flushing is held by a
+// flush from taking its batch to writing it, and by Stats while it reads:
+// a Flush that returns has written every count added before it began, even
+// when the background flush had taken them, and Stats never sees a batch
+// that is neither pending nor written.
 type bidCounts struct {
 	flushing sync.Mutex
 	mu       sync.Mutex
 	m        map[exchangeDay]int64
-	inflight map[exchangeDay]int64
 	lost     atomic.Int64
 }
 
@@ -41,12 +40,8 @@ func (b *bidCounts) add(campaign, exchange, deal string, day bidder.Day, n int64
 func (b *bidCounts) pending(campaign, label string, day bidder.Day) int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return sumFor(b.m, campaign, label, day) + sumFor(b.inflight, campaign, label, day)
-}
-
-func sumFor(m map[exchangeDay]int64, campaign, label string, day bidder.Day) int64 {
 	n := int64(0)
-	for k, c := range m {
+	for k, c := range b.m {
 		if k.campaign == campaign && k.day == day &&
 			(label == "" || k.exchange == label || (k.deal != "" && bidder.DealLabel(k.deal) == label)) {
 			n += c
@@ -55,22 +50,15 @@ func sumFor(m map[exchangeDay]int64, campaign, label string, day bidder.Day) int
 	return n
 }
 
-// take moves the counts to the in-flight batch; the caller holds flushing
-// and calls written when the batch is written or lost.
+// take returns the counts added since the last take, for a flush holding
+// flushing.
 func (b *bidCounts) take() map[exchangeDay]int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.m) == 0 {
 		return nil
 	}
-	b.inflight = b.m
-	b.m = make(map[exchangeDay]int64, len(b.inflight))
-	return b.inflight
-}
-
-// written ends the in-flight batch.
-func (b *bidCounts) written() {
-	b.mu.Lock()
-	b.inflight = nil
-	b.mu.Unlock()
+	out := b.m
+	b.m = make(map[exchangeDay]int64, len(out))
+	return out
 }

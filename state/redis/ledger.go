@@ -177,7 +177,6 @@ func (s *Store) Flush(ctx context.Context) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	defer s.bids.written()
 	err := s.call(ctx, func(ctx context.Context) error {
 		pipe := s.client.Pipeline()
 		for k, n := range batch {
