@@ -49,7 +49,7 @@ func (c *Conn) note(at int64) {
 // bytes read begin the next one.
 func (c *Conn) Write(b []byte) (int, error) {
 	c.first.Store(0)
-	return c.TCPConn.Write(b)
+	return c.sock.write(c.TCPConn, b)
 }
 
 // ReadFrom implements io.ReaderFrom (sendfile, splice): like Write, an

@@ -19,6 +19,7 @@ var timestampSpace = unix.CmsgSpace(16) // a struct timespec: two 64-bit words
 // the bytes it returns (SO_TIMESTAMPNS, CLOCK_REALTIME).
 type socket struct {
 	raw syscall.RawConn // nil: plain reads, stamped when they return
+	out writer          // how Write writes (write_linux.go)
 	// The state of one read, kept here so that the function handed to
 	// RawConn.Read is made once per connection, not once per read.
 	recv  func(fd uintptr) bool
@@ -33,7 +34,11 @@ type socket struct {
 // them, reads are plain.
 func (s *socket) open(c *net.TCPConn) {
 	raw, err := c.SyscallConn()
-	if err != nil || stampOn(raw) != nil {
+	if err != nil {
+		return
+	}
+	s.out.open(raw)
+	if stampOn(raw) != nil {
 		return
 	}
 	s.raw = raw
@@ -68,10 +73,11 @@ func listen(ln net.Listener) {
 // socket is readable and call again.
 //
 // It calls recvmsg(2) itself, on a header kept with the connection:
-// unix.Recvmsg allocates a socket address per call (BenchmarkRead).
+// unix.Recvmsg allocates a socket address per call (BenchmarkRead). The
+// socket does not block, so the call is a raw one (see writer).
 func (s *socket) recvmsg(fd uintptr) bool {
 	s.msg.SetControllen(len(s.oob))
-	n, _, errno := unix.Syscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&s.msg)), 0)
+	n, _, errno := unix.RawSyscall(unix.SYS_RECVMSG, fd, uintptr(unsafe.Pointer(&s.msg)), 0)
 	s.n, s.errno = int(n), nil
 	if errno != 0 {
 		s.errno = errno
@@ -125,4 +131,9 @@ func (s *socket) stamp() int64 {
 	sec := int64(binary.NativeEndian.Uint64(data[0:8]))
 	nsec := int64(binary.NativeEndian.Uint64(data[8:16]))
 	return sec*1e9 + nsec
+}
+
+// write writes b to c (writer).
+func (s *socket) write(c *net.TCPConn, b []byte) (int, error) {
+	return s.out.writeAll(c, b)
 }
