@@ -16,4 +16,9 @@
 // accepted). A client that pipelines, sending a request before the answer
 // to the one before it, has that request counted from the first read after
 // that answer: later than it arrived, never earlier.
+//
+// On Linux a Conn also writes its answers itself, and both its reads and
+// its writes are raw system calls made through the connection's RawConn:
+// the runtime's poller still waits and keeps the deadlines, but the calls
+// do not hand the scheduler's P to another thread (write_linux.go).
 package arrival

@@ -19,8 +19,8 @@ import (
 // state, a write that outlasts a tick of the runtime's monitor on a
 // process with one P lets the monitor take the P away and wake another
 // thread to hold it, and keeps the monitor ticking at its shortest period.
-// Under load on one CPU that cost dspd 8–13 % more CPU per request
-// (docs/performance.md, "Raw socket calls").
+// Raw calls cut dspd's CPU per request below its capacity by 8–16 % on
+// one CPU (docs/performance.md, "Raw socket calls").
 type writer struct {
 	raw syscall.RawConn // nil: the connection's own Write
 	mu  sync.Mutex      // net.Conn allows concurrent writes; the state below is one write's
