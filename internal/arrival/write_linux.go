@@ -21,6 +21,10 @@ import (
 // thread to hold it, and keeps the monitor ticking at its shortest period.
 // Raw calls cut dspd's CPU per request below its capacity by 8–16 % on
 // one CPU (docs/performance.md, "Raw socket calls").
+//
+// A raw call cannot be preempted, and a stop-the-world waits for it: a
+// write of more than maxRaw bytes goes through the connection's own Write
+// instead.
 type writer struct {
 	raw syscall.RawConn // nil: the connection's own Write
 	mu  sync.Mutex      // net.Conn allows concurrent writes; the state below is one write's
@@ -31,6 +35,10 @@ type writer struct {
 	n     int
 	errno syscall.Errno
 }
+
+// maxRaw bounds the bytes one raw write hands the kernel to copy (tens of
+// microseconds at most).
+const maxRaw = 64 << 10
 
 // open makes w write through raw.
 func (w *writer) open(raw syscall.RawConn) {
@@ -61,7 +69,7 @@ func (w *writer) write(fd uintptr) bool {
 // writeAll writes all of b to c, or returns how much it wrote and an error
 // as net.TCPConn's Write does: a *net.OpError of Op "write".
 func (w *writer) writeAll(c *net.TCPConn, b []byte) (int, error) {
-	if w.raw == nil || len(b) == 0 {
+	if w.raw == nil || len(b) == 0 || len(b) > maxRaw {
 		return c.Write(b)
 	}
 	w.mu.Lock()

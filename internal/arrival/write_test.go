@@ -24,30 +24,66 @@ func pattern(n int, seed byte) []byte {
 	return b
 }
 
-// TestWriteLargerThanTheSocketTakes: an answer larger than the socket's
-// buffers, read slowly by the peer, waits for room and arrives whole and
-// in order.
-func TestWriteLargerThanTheSocketTakes(t *testing.T) {
-	conn, client := pair(t)
+// narrow makes both ends' socket buffers small (no autotuning), so that
+// a stream of a few hundred kilobytes must wait for the peer to read.
+func narrow(t *testing.T, conn *Conn, client net.Conn) {
+	t.Helper()
 	require.NoError(t, conn.SetWriteBuffer(4096))
-	msg := pattern(2<<20, 1)
-	done := make(chan error, 1)
-	var n int
-	go func() {
-		var err error
-		n, err = conn.Write(msg)
-		done <- err
-	}()
-	got := make([]byte, 0, len(msg))
-	buf := make([]byte, 1500) // small reads: the writer must wait for room
-	for len(got) < len(msg) {
-		k, err := client.Read(buf)
-		require.NoError(t, err)
-		got = append(got, buf[:k]...)
+	require.NoError(t, client.(*net.TCPConn).SetReadBuffer(64<<10))
+}
+
+// TestWriteLargerThanTheSocketTakes: a stream larger than the sockets'
+// buffers, read slowly by the peer, waits for room and arrives whole and
+// in order, whether written raw (writes of up to 64 KiB) or by net's own
+// Write (larger).
+func TestWriteLargerThanTheSocketTakes(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		chunk, chunks int
+	}{
+		{"raw", 60 << 10, 16},
+		{"net's Write", 1 << 20, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, client := pair(t)
+			narrow(t, conn, client)
+			msg := pattern(tc.chunk*tc.chunks, 1)
+			done := make(chan error, 1)
+			var n int
+			go func() {
+				for off := 0; off < len(msg); off += tc.chunk {
+					k, err := conn.Write(msg[off : off+tc.chunk])
+					n += k
+					if err == nil && k != tc.chunk {
+						err = io.ErrShortWrite // net.Conn: an error whenever k < len
+					}
+					if err != nil {
+						done <- err
+						return
+					}
+				}
+				done <- nil
+			}()
+			require.NoError(t, client.SetReadDeadline(time.Now().Add(20*time.Second)))
+			got := make([]byte, 0, len(msg))
+			buf := make([]byte, 1500) // small reads: the writer must wait for room
+			for len(got) < len(msg) {
+				k, err := client.Read(buf)
+				if err != nil {
+					var werr error
+					select {
+					case werr = <-done:
+					default: // the writer is still waiting
+					}
+					require.NoError(t, err, "after %d bytes; the writer: %v", len(got), werr)
+				}
+				got = append(got, buf[:k]...)
+			}
+			require.NoError(t, <-done)
+			assert.Equal(t, len(msg), n)
+			assert.True(t, bytes.Equal(msg, got), "every byte, in order")
+		})
 	}
-	require.NoError(t, <-done)
-	assert.Equal(t, len(msg), n)
-	assert.True(t, bytes.Equal(msg, got), "every byte, in order")
 }
 
 // TestWriteErrorsAsTCPConn: a passed deadline is a timeout *net.OpError
@@ -68,11 +104,15 @@ func TestWriteErrorsAsTCPConn(t *testing.T) {
 	assert.True(t, oe.Timeout())
 	assert.True(t, errors.Is(err, os.ErrDeadlineExceeded))
 
-	// A deadline that passes while the write waits for room.
-	require.NoError(t, conn.SetWriteBuffer(4096))
+	// A deadline that passes while a raw write waits for room.
+	narrow(t, conn, client)
 	require.NoError(t, conn.SetWriteDeadline(time.Now().Add(50*time.Millisecond)))
-	n, err = conn.Write(pattern(32<<20, 2)) // the peer reads none of it
-	assert.Less(t, n, 32<<20)
+	chunk := pattern(60<<10, 2)
+	err = nil
+	for i := 0; i < 100 && err == nil; i++ { // the peer reads none of it
+		n, err = conn.Write(chunk)
+	}
+	assert.Less(t, n, len(chunk))
 	require.ErrorAs(t, err, &oe)
 	assert.Equal(t, "write", oe.Op)
 	assert.True(t, errors.Is(err, os.ErrDeadlineExceeded))
@@ -101,8 +141,8 @@ func TestWriteErrorsAsTCPConn(t *testing.T) {
 // with another's, even when each must wait for room.
 func TestConcurrentWritesStayWhole(t *testing.T) {
 	conn, client := pair(t)
-	require.NoError(t, conn.SetWriteBuffer(4096))
-	const writers, size = 4, 256 << 10
+	narrow(t, conn, client)
+	const writers, size = 8, 48 << 10 // each written raw
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Add(1)
@@ -112,6 +152,7 @@ func TestConcurrentWritesStayWhole(t *testing.T) {
 			assert.NoError(t, err)
 		}()
 	}
+	require.NoError(t, client.SetReadDeadline(time.Now().Add(20*time.Second)))
 	got, err := io.ReadAll(io.LimitReader(client, writers*size))
 	require.NoError(t, err)
 	wg.Wait()
