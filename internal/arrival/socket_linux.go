@@ -16,7 +16,8 @@ import (
 var timestampSpace = unix.CmsgSpace(16) // a struct timespec: two 64-bit words
 
 // socket reads with recvmsg, which hands back the kernel's receive time of
-// the bytes it returns (SO_TIMESTAMPNS, CLOCK_REALTIME).
+// the bytes it returns (SO_TIMESTAMPNS, CLOCK_REALTIME), and writes with
+// write (writer); both are raw calls.
 type socket struct {
 	raw syscall.RawConn // nil: plain reads, stamped when they return
 	out writer          // how Write writes (write_linux.go)
@@ -30,8 +31,8 @@ type socket struct {
 	errno error
 }
 
-// open asks the kernel for c's receive timestamps; when it will not give
-// them, reads are plain.
+// open makes c's writes raw and asks the kernel for its receive
+// timestamps; when it will not give them, reads are plain.
 func (s *socket) open(c *net.TCPConn) {
 	raw, err := c.SyscallConn()
 	if err != nil {
@@ -100,21 +101,27 @@ func (s *socket) read(c *net.TCPConn, p []byte) (int, int64, error) {
 	s.msg.Control = &s.oob[0]
 	err := s.raw.Read(s.recv)
 	s.iov.Base = nil // p is the caller's
-	if err != nil {  // the poller's: a deadline, or the connection closed
-		var oe *net.OpError
-		if errors.As(err, &oe) {
-			oe.Op = "read"
-		}
-		return 0, 0, err
-	}
-	if s.errno != nil {
-		return 0, 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(),
-			Err: os.NewSyscallError("recvmsg", s.errno)}
+	if err != nil || s.errno != nil {
+		return 0, 0, callError("read", "recvmsg", c, err, s.errno)
 	}
 	if s.n <= 0 {
 		return 0, 0, io.EOF
 	}
 	return s.n, s.stamp(), nil
+}
+
+// callError is the error net.TCPConn's op returns where a raw call on c
+// failed: the poller's (a deadline, the connection closed) as its
+// *net.OpError renamed op, else the call's errno as a *net.OpError of op.
+func callError(op, call string, c *net.TCPConn, pollErr, errno error) error {
+	if pollErr != nil {
+		var oe *net.OpError
+		if errors.As(pollErr, &oe) {
+			oe.Op = op
+		}
+		return pollErr
+	}
+	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: os.NewSyscallError(call, errno)}
 }
 
 // stamp returns the receive time of the last read's bytes from its

@@ -1,9 +1,7 @@
 package arrival
 
 import (
-	"errors"
 	"net"
-	"os"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -33,7 +31,7 @@ type writer struct {
 	send  func(fd uintptr) bool
 	rest  []byte
 	n     int
-	errno syscall.Errno
+	errno error // nil, or the syscall.Errno the call failed with
 }
 
 // maxRaw bounds the bytes one raw write hands the kernel to copy (tens of
@@ -74,20 +72,11 @@ func (w *writer) writeAll(c *net.TCPConn, b []byte) (int, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.rest, w.n, w.errno = b, 0, 0
+	w.rest, w.n, w.errno = b, 0, nil
 	err := w.raw.Write(w.send)
-	n, errno := w.n, w.errno
-	w.rest = nil    // b is the caller's
-	if err != nil { // the poller's: a deadline, or the connection closed
-		var oe *net.OpError
-		if errors.As(err, &oe) {
-			oe.Op = "write"
-		}
-		return n, err
+	w.rest = nil // b is the caller's
+	if err != nil || w.errno != nil {
+		return w.n, callError("write", "write", c, err, w.errno)
 	}
-	if errno != 0 {
-		return n, &net.OpError{Op: "write", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(),
-			Err: os.NewSyscallError("write", errno)}
-	}
-	return n, nil
+	return w.n, nil
 }
